@@ -1,0 +1,143 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/* The benchmark harness: argument parsing, timing, runtime detection and the
+ * result line.  See bench.h for the protocol the driver relies on. */
+#define _GNU_SOURCE
+#include "bench.h"
+
+#include <dlfcn.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+struct bench_padded_counter bench_task_counters[BENCH_MAX_THREADS];
+
+void bench_counters_reset(void)
+{
+    memset(bench_task_counters, 0, sizeof bench_task_counters);
+}
+
+uint64_t bench_counters_sum(void)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < BENCH_MAX_THREADS; i++)
+        sum += bench_task_counters[i].value;
+    return sum;
+}
+
+double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+const char *bench_runtime_name(void)
+{
+    /* xomp exports xomp_version; LLVM libomp exports the __kmpc_* entry
+     * points; anything else answering GOMP_* is GNU libgomp. */
+    if (dlsym(RTLD_DEFAULT, "xomp_version"))
+        return "xomp";
+    if (dlsym(RTLD_DEFAULT, "__kmpc_fork_call"))
+        return "llvm";
+    return "gomp";
+}
+
+static void usage(const struct bench_kernel *k)
+{
+    fprintf(stderr,
+            "usage: %s [--class NAME] [--param STRING] [--serial] [--list-classes]\n"
+            "classes:",
+            k->name);
+    for (const struct bench_class *c = k->classes; c->name; c++)
+        fprintf(stderr, " %s(%s)", c->name, c->param);
+    fputc('\n', stderr);
+}
+
+/* Values in the result line must not contain spaces or '='. */
+static void print_token(const char *s)
+{
+    for (; *s; s++)
+        putchar(*s == ' ' || *s == '=' ? '_' : *s);
+}
+
+int bench_main(int argc, char **argv, const struct bench_kernel *k)
+{
+    const char *class_name = "test";
+    const char *param = NULL;
+    int serial = 0;
+
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--class") && i + 1 < argc) {
+            class_name = argv[++i];
+        } else if (!strcmp(argv[i], "--param") && i + 1 < argc) {
+            param = argv[++i];
+        } else if (!strcmp(argv[i], "--serial")) {
+            serial = 1;
+        } else if (!strcmp(argv[i], "--list-classes")) {
+            for (const struct bench_class *c = k->classes; c->name; c++)
+                printf("%s %s\n", c->name, c->param);
+            return 0;
+        } else {
+            usage(k);
+            return 2;
+        }
+    }
+    if (!param) {
+        for (const struct bench_class *c = k->classes; c->name; c++)
+            if (!strcmp(c->name, class_name))
+                param = c->param;
+        if (!param) {
+            fprintf(stderr, "%s: unknown class '%s'\n", k->name, class_name);
+            usage(k);
+            return 2;
+        }
+    } else {
+        class_name = "custom";
+    }
+
+    if (k->setup(param) != 0) {
+        fprintf(stderr, "%s: invalid parameter '%s'\n", k->name, param);
+        return 2;
+    }
+
+    /* Start the thread pool outside the timed region, as every runtime
+     * would have done by the time a real program reaches its hot phase. */
+    if (!serial) {
+#pragma omp parallel
+        {
+            (void)omp_get_thread_num();
+        }
+    }
+
+    double t0 = bench_now();
+    if (serial)
+        k->run_serial();
+    else
+        k->run_parallel();
+    double elapsed = bench_now() - t0;
+
+    enum bench_verdict verdict = k->verify();
+    uint64_t tasks = serial ? 0 : k->task_count();
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+
+    printf("BENCH kernel=");
+    print_token(k->name);
+    printf(" class=");
+    print_token(class_name);
+    printf(" param=");
+    print_token(param);
+    printf(" mode=%s runtime=%s threads=%d time_s=%.6f tasks=%llu verify=%s maxrss_kb=%ld\n",
+           serial ? "serial" : "parallel", bench_runtime_name(), serial ? 1 : omp_get_max_threads(),
+           elapsed, (unsigned long long)tasks,
+           verdict == BENCH_VERIFY_OK ? "ok" : verdict == BENCH_VERIFY_FAIL ? "fail" : "na",
+           ru.ru_maxrss);
+    fflush(stdout);
+
+    if (k->teardown)
+        k->teardown();
+    return verdict == BENCH_VERIFY_FAIL ? 1 : 0;
+}

@@ -1,0 +1,95 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The benchmark harness shared by every kernel in bench/.
+ *
+ * A kernel is an ordinary OpenMP C program compiled once with
+ * `gcc -O3 -fopenmp`; the same binary runs under GNU libgomp, LLVM libomp
+ * (LD_PRELOAD) and xomp.  Its main() is one line:
+ *
+ *     int main(int argc, char **argv) { return bench_main(argc, argv, &kernel); }
+ *
+ * Command line (parsed here, identical for all kernels):
+ *
+ *     KERNEL [--class test|small|medium|large] [--param STRING] [--serial]
+ *            [--list-classes]
+ *
+ * One run per process: the driver repeats processes, so each repetition pays
+ * the same start-up and no run warms the caches of the next.
+ *
+ * Output: exactly one machine-readable result line on stdout, beginning with
+ * "BENCH " and made of key=value fields (values never contain spaces):
+ *
+ *     BENCH kernel=fib class=small param=32 mode=parallel runtime=xomp
+ *           threads=2 time_s=0.412345 tasks=7049154 verify=ok maxrss_kb=3456
+ *
+ * Anything else a kernel prints goes to stderr.  Exit status: 0 when the
+ * result verified (or verification is not applicable), 1 when verification
+ * failed, 2 on a usage error.
+ */
+#ifndef XOMP_BENCH_H
+#define XOMP_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum bench_verdict {
+    BENCH_VERIFY_OK = 0,
+    BENCH_VERIFY_FAIL = 1,
+    BENCH_VERIFY_NA = 2, /* no reference value for this input */
+};
+
+struct bench_class {
+    const char *name;  /* "test", "small", "medium", "large" */
+    const char *param; /* the kernel-specific parameter string for it */
+};
+
+struct bench_kernel {
+    const char *name;
+    /* Size classes, terminated by {NULL, NULL}.  Must contain "test" and
+     * "small"; "small" runs 0.5-10 s under libgomp with 2 threads. */
+    const struct bench_class *classes;
+    /* Prepare inputs for the parameter string (from --param, or the class
+     * table).  Untimed.  Return 0 on success; print a reason and return
+     * non-zero when the parameter string is invalid. */
+    int (*setup)(const char *param);
+    /* The timed parallel run (OpenMP tasks). */
+    void (*run_parallel)(void);
+    /* The timed serial run of the same computation (--serial). */
+    void (*run_serial)(void);
+    /* Check the result of the last run.  Untimed. */
+    enum bench_verdict (*verify)(void);
+    /* Number of OpenMP tasks the last parallel run created (0 if unknown). */
+    uint64_t (*task_count)(void);
+    /* Free what setup() allocated (may be NULL). */
+    void (*teardown)(void);
+};
+
+int bench_main(int argc, char **argv, const struct bench_kernel *kernel);
+
+/* Which OpenMP runtime is executing this process: "xomp", "llvm" or "gomp". */
+const char *bench_runtime_name(void);
+
+/* Monotonic wall-clock seconds. */
+double bench_now(void);
+
+/* Deterministic pseudo-random numbers (splitmix64) for input generators. */
+static inline uint64_t bench_rand_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Per-thread task counter, padded to a cache line, for kernels whose task
+ * count is not known in closed form.  Index with omp_get_thread_num(). */
+#define BENCH_MAX_THREADS 1024
+struct bench_padded_counter {
+    uint64_t value;
+    char pad[64 - sizeof(uint64_t)];
+};
+extern struct bench_padded_counter bench_task_counters[BENCH_MAX_THREADS];
+void bench_counters_reset(void);
+uint64_t bench_counters_sum(void);
+
+#endif

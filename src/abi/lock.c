@@ -1,0 +1,247 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * OpenMP locks.
+ *
+ * omp_lock_t (4 bytes in GCC's omp.h) is a futex mutex word.
+ * omp_nest_lock_t (16 bytes) is {lock word, nesting count, owner task}: a
+ * nestable lock is owned by a task, as in OpenMP 3.0 and later.
+ *
+ * libgomp also keeps the OpenMP 2.5 entry points (symbol version OMP_1.0)
+ * for binaries built before 2008, whose nestable lock is {owner thread,
+ * count} in 8 bytes; they are provided here too, bound with .symver.
+ * Hints (omp_init_*_with_hint) are accepted and do not change behaviour.
+ */
+#include <omp.h>
+
+#include "../runtime/log.h"
+#include "../runtime/mutex.h"
+#include "../runtime/thread.h"
+#include "abi.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+_Static_assert(sizeof(omp_lock_t) >= sizeof(uint32_t), "omp_lock_t holds a lock word");
+
+struct nest_lock {
+    _Atomic uint32_t word;
+    uint32_t count;
+    void *owner; /* task; written only while holding word */
+};
+_Static_assert(sizeof(struct nest_lock) <= sizeof(omp_nest_lock_t), "omp_nest_lock_t layout");
+
+static inline _Atomic uint32_t *lock_word(omp_lock_t *lock)
+{
+    return (_Atomic uint32_t *)(void *)lock;
+}
+
+static inline struct nest_lock *nest(omp_nest_lock_t *lock)
+{
+    return (struct nest_lock *)(void *)lock;
+}
+
+/* ---- simple locks (OMP_3.0 ABI) ---- */
+
+XOMP_EXPORT void xomp_init_lock_30(omp_lock_t *lock)
+{
+    atomic_init(lock_word(lock), 0);
+}
+
+XOMP_EXPORT void omp_init_lock_with_hint(omp_lock_t *lock, omp_sync_hint_t hint)
+{
+    (void)hint;
+    xomp_init_lock_30(lock);
+}
+
+XOMP_EXPORT void xomp_destroy_lock_30(omp_lock_t *lock)
+{
+    if (atomic_load_explicit(lock_word(lock), memory_order_relaxed) != 0)
+        xomp_warn("omp_destroy_lock: the lock is still set");
+}
+
+XOMP_EXPORT void xomp_set_lock_30(omp_lock_t *lock)
+{
+    xomp_mutex_lock(lock_word(lock));
+}
+
+XOMP_EXPORT void xomp_unset_lock_30(omp_lock_t *lock)
+{
+    if (atomic_load_explicit(lock_word(lock), memory_order_relaxed) == 0) {
+        xomp_warn("omp_unset_lock: the lock is not set; ignored");
+        return;
+    }
+    xomp_mutex_unlock(lock_word(lock));
+}
+
+XOMP_EXPORT int xomp_test_lock_30(omp_lock_t *lock)
+{
+    return xomp_mutex_trylock(lock_word(lock));
+}
+
+/* ---- nestable locks (OMP_3.0 ABI): owned by the current task ---- */
+
+XOMP_EXPORT void xomp_init_nest_lock_30(omp_nest_lock_t *lock)
+{
+    struct nest_lock *l = nest(lock);
+    atomic_init(&l->word, 0);
+    l->count = 0;
+    l->owner = NULL;
+}
+
+XOMP_EXPORT void omp_init_nest_lock_with_hint(omp_nest_lock_t *lock, omp_sync_hint_t hint)
+{
+    (void)hint;
+    xomp_init_nest_lock_30(lock);
+}
+
+XOMP_EXPORT void xomp_destroy_nest_lock_30(omp_nest_lock_t *lock)
+{
+    if (nest(lock)->count)
+        xomp_warn("omp_destroy_nest_lock: the lock is still set");
+}
+
+/* Reading owner without holding the lock is fine: only the holder writes
+ * it, and a task compares it with itself, which it alone could have set. */
+static inline void *nest_owner(struct nest_lock *l)
+{
+    return __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
+}
+
+XOMP_EXPORT void xomp_set_nest_lock_30(omp_nest_lock_t *lock)
+{
+    struct nest_lock *l = nest(lock);
+    void *me = xomp_self()->task;
+    if (nest_owner(l) != me) {
+        xomp_mutex_lock(&l->word);
+        __atomic_store_n(&l->owner, me, __ATOMIC_RELAXED);
+    }
+    l->count++;
+}
+
+XOMP_EXPORT void xomp_unset_nest_lock_30(omp_nest_lock_t *lock)
+{
+    struct nest_lock *l = nest(lock);
+    if (nest_owner(l) != xomp_self()->task || l->count == 0) {
+        xomp_warn("omp_unset_nest_lock: the lock is not owned by this task; ignored");
+        return;
+    }
+    if (--l->count == 0) {
+        __atomic_store_n(&l->owner, NULL, __ATOMIC_RELAXED);
+        xomp_mutex_unlock(&l->word);
+    }
+}
+
+XOMP_EXPORT int xomp_test_nest_lock_30(omp_nest_lock_t *lock)
+{
+    struct nest_lock *l = nest(lock);
+    void *me = xomp_self()->task;
+    if (nest_owner(l) != me) {
+        if (!xomp_mutex_trylock(&l->word))
+            return 0;
+        __atomic_store_n(&l->owner, me, __ATOMIC_RELAXED);
+    }
+    return (int)++l->count;
+}
+
+/* ---- OpenMP 2.5 ABI (OMP_1.0): nestable locks owned by threads ---- */
+
+struct nest_lock_25 {
+    _Atomic uint32_t word;
+    uint32_t count; /* the 2.5 layout is {owner, count}; both are ours here */
+};
+
+static inline struct nest_lock_25 *nest25(void *lock)
+{
+    return (struct nest_lock_25 *)lock;
+}
+
+/* In the 2.5 ABI the owner is the thread; the word holds its thread id + 1
+ * when set, so ownership and the lock are one atomic word. */
+static inline uint32_t self_tid(void)
+{
+    return (uint32_t)syscall(SYS_gettid) + 1;
+}
+
+XOMP_EXPORT void xomp_init_nest_lock_25(void *lock)
+{
+    atomic_init(&nest25(lock)->word, 0);
+    nest25(lock)->count = 0;
+}
+
+XOMP_EXPORT void xomp_destroy_nest_lock_25(void *lock)
+{
+    (void)lock;
+}
+
+XOMP_EXPORT void xomp_set_nest_lock_25(void *lock)
+{
+    struct nest_lock_25 *l = nest25(lock);
+    uint32_t me = self_tid();
+    if (atomic_load_explicit(&l->word, memory_order_relaxed) != me) {
+        uint32_t expected = 0;
+        /* acquire: pairs with the release store in unset. */
+        while (!atomic_compare_exchange_weak_explicit(&l->word, &expected, me,
+                                                      memory_order_acquire, memory_order_relaxed)) {
+            expected = 0;
+            sched_yield();
+        }
+    }
+    l->count++;
+}
+
+XOMP_EXPORT void xomp_unset_nest_lock_25(void *lock)
+{
+    struct nest_lock_25 *l = nest25(lock);
+    if (atomic_load_explicit(&l->word, memory_order_relaxed) != self_tid() || !l->count) {
+        xomp_warn("omp_unset_nest_lock: the lock is not owned by this thread; ignored");
+        return;
+    }
+    if (--l->count == 0)
+        /* release: pairs with the acquire CAS of the next owner. */
+        atomic_store_explicit(&l->word, 0, memory_order_release);
+}
+
+XOMP_EXPORT int xomp_test_nest_lock_25(void *lock)
+{
+    struct nest_lock_25 *l = nest25(lock);
+    uint32_t me = self_tid();
+    if (atomic_load_explicit(&l->word, memory_order_relaxed) != me) {
+        uint32_t expected = 0;
+        if (!atomic_compare_exchange_strong_explicit(&l->word, &expected, me, memory_order_acquire,
+                                                     memory_order_relaxed))
+            return 0;
+    }
+    return (int)++l->count;
+}
+
+/* Bind the implementations to libgomp's versioned names: @@ marks the
+ * default version a new link picks, @ the compatibility one. */
+#define XOMP_VERSIONED(impl, name, version) __asm__(".symver " #impl "," #name version)
+XOMP_VERSIONED(xomp_init_lock_30, omp_init_lock, "@@OMP_3.0");
+XOMP_VERSIONED(xomp_destroy_lock_30, omp_destroy_lock, "@@OMP_3.0");
+XOMP_VERSIONED(xomp_set_lock_30, omp_set_lock, "@@OMP_3.0");
+XOMP_VERSIONED(xomp_unset_lock_30, omp_unset_lock, "@@OMP_3.0");
+XOMP_VERSIONED(xomp_test_lock_30, omp_test_lock, "@@OMP_3.0");
+XOMP_VERSIONED(xomp_init_nest_lock_30, omp_init_nest_lock, "@@OMP_3.0");
+XOMP_VERSIONED(xomp_destroy_nest_lock_30, omp_destroy_nest_lock, "@@OMP_3.0");
+XOMP_VERSIONED(xomp_set_nest_lock_30, omp_set_nest_lock, "@@OMP_3.0");
+XOMP_VERSIONED(xomp_unset_nest_lock_30, omp_unset_nest_lock, "@@OMP_3.0");
+XOMP_VERSIONED(xomp_test_nest_lock_30, omp_test_nest_lock, "@@OMP_3.0");
+/* 2.5 simple locks have the same layout: the same code serves them. */
+XOMP_VERSIONED(xomp_init_lock_25, omp_init_lock, "@OMP_1.0");
+XOMP_VERSIONED(xomp_destroy_lock_25, omp_destroy_lock, "@OMP_1.0");
+XOMP_VERSIONED(xomp_set_lock_25, omp_set_lock, "@OMP_1.0");
+XOMP_VERSIONED(xomp_unset_lock_25, omp_unset_lock, "@OMP_1.0");
+XOMP_VERSIONED(xomp_test_lock_25, omp_test_lock, "@OMP_1.0");
+XOMP_VERSIONED(xomp_init_nest_lock_25, omp_init_nest_lock, "@OMP_1.0");
+XOMP_VERSIONED(xomp_destroy_nest_lock_25, omp_destroy_nest_lock, "@OMP_1.0");
+XOMP_VERSIONED(xomp_set_nest_lock_25, omp_set_nest_lock, "@OMP_1.0");
+XOMP_VERSIONED(xomp_unset_nest_lock_25, omp_unset_nest_lock, "@OMP_1.0");
+XOMP_VERSIONED(xomp_test_nest_lock_25, omp_test_nest_lock, "@OMP_1.0");
+
+XOMP_EXPORT void xomp_init_lock_25(omp_lock_t *lock) __attribute__((alias("xomp_init_lock_30")));
+XOMP_EXPORT void xomp_destroy_lock_25(omp_lock_t *lock)
+    __attribute__((alias("xomp_destroy_lock_30")));
+XOMP_EXPORT void xomp_set_lock_25(omp_lock_t *lock) __attribute__((alias("xomp_set_lock_30")));
+XOMP_EXPORT void xomp_unset_lock_25(omp_lock_t *lock) __attribute__((alias("xomp_unset_lock_30")));
+XOMP_EXPORT int xomp_test_lock_25(omp_lock_t *lock) __attribute__((alias("xomp_test_lock_30")));

@@ -1,0 +1,20 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/* GOMP_parallel* entry points: translate the ABI, nothing more. */
+#include "../runtime/team.h"
+#include "abi.h"
+
+XOMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
+                               unsigned flags)
+{
+    xomp_parallel(fn, data, num_threads, flags);
+}
+
+XOMP_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
+{
+    xomp_parallel_start(fn, data, num_threads, 0);
+}
+
+XOMP_EXPORT void GOMP_parallel_end(void)
+{
+    xomp_parallel_end();
+}

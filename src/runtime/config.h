@@ -1,0 +1,100 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Internal control variables (ICVs) and xomp's own settings.
+ *
+ * The global defaults come from the environment once, at load time (env.c),
+ * and are read-only afterwards.  The ICVs of the OpenMP data environment
+ * (nthreads-var, dyn-var, run-sched-var, ...) travel with each task in a
+ * `struct xomp_icv`, copied from the parent at task creation, as the
+ * specification scopes them.
+ */
+#ifndef XOMP_CONFIG_H
+#define XOMP_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* omp_sched_t values, as in omp.h. */
+enum xomp_sched_kind {
+    XOMP_SCHED_STATIC = 1,
+    XOMP_SCHED_DYNAMIC = 2,
+    XOMP_SCHED_GUIDED = 3,
+    XOMP_SCHED_AUTO = 4,
+    XOMP_SCHED_MONOTONIC = (int)0x80000000u,
+};
+
+/* omp_proc_bind_t values, as in omp.h. */
+enum xomp_proc_bind {
+    XOMP_BIND_FALSE = 0,
+    XOMP_BIND_TRUE = 1,
+    XOMP_BIND_PRIMARY = 2,
+    XOMP_BIND_CLOSE = 3,
+    XOMP_BIND_SPREAD = 4,
+};
+
+enum xomp_wait_policy { XOMP_WAIT_DEFAULT, XOMP_WAIT_ACTIVE, XOMP_WAIT_PASSIVE };
+enum xomp_placement { XOMP_PLACEMENT_RR, XOMP_PLACEMENT_LOCAL };
+enum xomp_barrier_kind { XOMP_BARRIER_TREE, XOMP_BARRIER_CENTRAL };
+
+/* The per-task data-environment ICVs.  Small on purpose: it is copied into
+ * every task. */
+struct xomp_icv {
+    uint32_t nthreads;          /* nthreads-var for the next parallel region */
+    uint32_t thread_limit;      /* thread-limit-var */
+    int32_t run_sched_kind;     /* run-sched-var (enum xomp_sched_kind, maybe | MONOTONIC) */
+    int32_t run_sched_chunk;
+    uint16_t max_active_levels; /* max-active-levels-var */
+    uint8_t dyn;                /* dyn-var */
+    uint8_t bind;               /* bind-var for the next region (enum xomp_proc_bind) */
+    uint8_t nthreads_pos;       /* position in the OMP_NUM_THREADS list */
+    uint8_t bind_pos;           /* position in the OMP_PROC_BIND list */
+    int16_t default_device;     /* default-device-var */
+};
+
+/* Settings read from the environment at start-up; read-only afterwards. */
+struct xomp_config {
+    struct xomp_icv icv; /* the initial task's ICVs */
+
+    /* OMP_NUM_THREADS and OMP_PROC_BIND lists, one entry per nesting level. */
+    uint32_t nthreads_list[16];
+    unsigned nthreads_list_len;
+    uint8_t bind_list[16];
+    unsigned bind_list_len;
+
+    unsigned ncpus;               /* CPUs this process may run on */
+    size_t stacksize;             /* OMP_STACKSIZE in bytes; 0 = system default */
+    enum xomp_wait_policy wait_policy;
+    uint64_t spin_ns;             /* how long an idle thread spins before sleeping */
+    uint64_t spin_ns_oversubscribed; /* the same when threads outnumber CPUs */
+    unsigned max_task_priority;
+    bool cancellation;
+    int display_env;              /* 0 no, 1 true, 2 verbose */
+    bool places_set;              /* OMP_PLACES given */
+    char places[256];             /* OMP_PLACES as given (parsed by topo) */
+
+    /* xomp's own knobs (XOMP_*). */
+    unsigned queue_size;          /* slots per SPSC ring, a power of two */
+    enum xomp_placement placement;
+    enum xomp_barrier_kind barrier;
+    unsigned barrier_arity;       /* children per node of the tree barrier */
+    unsigned max_depth;           /* explicit-task frames one stack may hold */
+};
+
+extern struct xomp_config xomp_cfg;
+
+/* OpenMP's largest number of nested active levels we support. */
+#define XOMP_SUPPORTED_ACTIVE_LEVELS 255
+
+/* Parse the environment into xomp_cfg.  Called once from the library
+ * constructor; reports every invalid value on stderr. */
+void xomp_config_init(void);
+
+/* Print the OMP_DISPLAY_ENV block (also omp_display_env()). */
+void xomp_display_env(bool verbose);
+
+/* The nthreads-var / bind-var an implicit task at the next nesting level
+ * inherits from `parent` (the lists of OMP_NUM_THREADS / OMP_PROC_BIND). */
+void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child);
+
+#endif

@@ -1,0 +1,87 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/* OMP_DISPLAY_ENV / omp_display_env(): libgomp's layout, plus xomp's banner
+ * and its own XOMP_* settings. */
+#include "config.h"
+#include "../topo/topo.h"
+
+#include <stdio.h>
+
+static const char *bool_word(bool b)
+{
+    return b ? "TRUE" : "FALSE";
+}
+
+static const char *bind_word(unsigned b)
+{
+    static const char *const words[] = {"FALSE", "TRUE", "PRIMARY", "CLOSE", "SPREAD"};
+    return b < 5 ? words[b] : "?";
+}
+
+static void print_schedule(FILE *f, const struct xomp_icv *icv)
+{
+    static const char *const kinds[] = {"?", "STATIC", "DYNAMIC", "GUIDED", "AUTO"};
+    int kind = icv->run_sched_kind & ~XOMP_SCHED_MONOTONIC;
+    fprintf(f, "  OMP_SCHEDULE = '%s%s", (icv->run_sched_kind & XOMP_SCHED_MONOTONIC) ? "MONOTONIC:" : "",
+            kinds[kind >= 1 && kind <= 4 ? kind : 0]);
+    if (icv->run_sched_chunk > (kind == XOMP_SCHED_STATIC ? 0 : 1))
+        fprintf(f, ",%d", icv->run_sched_chunk);
+    fputs("'\n", f);
+}
+
+void xomp_display_env(bool verbose)
+{
+    const struct xomp_config *c = &xomp_cfg;
+    const struct xomp_icv *icv = &c->icv;
+    FILE *f = stderr;
+    flockfile(f);
+    fputs("\nOPENMP DISPLAY ENVIRONMENT BEGIN\n", f);
+    fprintf(f, "  XOMP = 'xomp %s, a lock-less OpenMP runtime (GNU libgomp ABI)'\n",
+            XOMP_VERSION_STRING);
+    fputs("  _OPENMP = '201511'\n", f);
+    fprintf(f, "  OMP_DYNAMIC = '%s'\n", bool_word(icv->dyn));
+    fprintf(f, "  OMP_NESTED = '%s'\n", bool_word(icv->max_active_levels > 1));
+    fputs("  OMP_NUM_THREADS = '", f);
+    if (c->nthreads_list_len)
+        for (unsigned i = 0; i < c->nthreads_list_len; i++)
+            fprintf(f, "%s%u", i ? "," : "", c->nthreads_list[i]);
+    else
+        fprintf(f, "%u", icv->nthreads);
+    fputs("'\n", f);
+    print_schedule(f, icv);
+    fputs("  OMP_PROC_BIND = '", f);
+    if (c->bind_list_len)
+        for (unsigned i = 0; i < c->bind_list_len; i++)
+            fprintf(f, "%s%s", i ? "," : "", bind_word(c->bind_list[i]));
+    else
+        fputs(bind_word(icv->bind), f);
+    fputs("'\n  OMP_PLACES = '", f);
+    xomp_places_print(f);
+    fputs("'\n", f);
+    fprintf(f, "  OMP_STACKSIZE = '%zu'\n", c->stacksize);
+    fprintf(f, "  OMP_WAIT_POLICY = '%s'\n",
+            c->wait_policy == XOMP_WAIT_ACTIVE ? "ACTIVE" : "PASSIVE");
+    fprintf(f, "  OMP_THREAD_LIMIT = '%u'\n", icv->thread_limit);
+    fprintf(f, "  OMP_MAX_ACTIVE_LEVELS = '%u'\n", icv->max_active_levels);
+    fprintf(f, "  OMP_CANCELLATION = '%s'\n", bool_word(c->cancellation));
+    fprintf(f, "  OMP_DEFAULT_DEVICE = '%d'\n", icv->default_device);
+    fprintf(f, "  OMP_MAX_TASK_PRIORITY = '%u'\n", c->max_task_priority);
+    fputs("  OMP_TARGET_OFFLOAD = 'DEFAULT'\n", f);
+    if (verbose) {
+        fprintf(f, "  GOMP_STACKSIZE = '%zu'\n", c->stacksize);
+        if (c->spin_ns == UINT64_MAX)
+            fputs("  GOMP_SPINCOUNT = 'INFINITE'\n", f);
+        else
+            fprintf(f, "  GOMP_SPINCOUNT = '%llu'\n", (unsigned long long)c->spin_ns);
+    }
+    fprintf(f, "  XOMP_QUEUE_SIZE = '%u'\n", c->queue_size);
+    fprintf(f, "  XOMP_PLACEMENT = '%s'\n", c->placement == XOMP_PLACEMENT_RR ? "rr" : "local");
+    fprintf(f, "  XOMP_BARRIER = '%s'\n", c->barrier == XOMP_BARRIER_TREE ? "tree" : "central");
+    fprintf(f, "  XOMP_BARRIER_ARITY = '%u'\n", c->barrier_arity);
+    fprintf(f, "  XOMP_MAX_DEPTH = '%u'\n", c->max_depth);
+    if (c->spin_ns == UINT64_MAX)
+        fputs("  XOMP_SPIN_US = 'INFINITE'\n", f);
+    else
+        fprintf(f, "  XOMP_SPIN_US = '%llu'\n", (unsigned long long)(c->spin_ns / 1000));
+    fputs("OPENMP DISPLAY ENVIRONMENT END\n", f);
+    funlockfile(f);
+}

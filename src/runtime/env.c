@@ -1,0 +1,497 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Reading the environment into xomp_cfg.
+ *
+ * Every variable is validated.  A bad value produces exactly one line on
+ * stderr naming the variable, the value and what is used instead, and the
+ * default stays in force: bad input never stops a program.
+ */
+#include "config.h"
+#include "log.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+struct xomp_config xomp_cfg;
+
+static void invalid(const char *name, const char *value, const char *fallback)
+{
+    xomp_warn("invalid value '%s' for environment variable %s; using %s", value, name, fallback);
+}
+
+static const char *skip_space(const char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+/* Parse an unsigned decimal integer, allowing surrounding blanks.  On
+ * success *end points after it. */
+static bool parse_ulong(const char *s, unsigned long *out, const char **end)
+{
+    s = skip_space(s);
+    if (!isdigit((unsigned char)*s))
+        return false;
+    errno = 0;
+    char *e;
+    unsigned long v = strtoul(s, &e, 10);
+    if (errno == ERANGE)
+        return false;
+    *out = v;
+    *end = skip_space(e);
+    return true;
+}
+
+static bool parse_bool_value(const char *s, bool *out)
+{
+    s = skip_space(s);
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        n--;
+    if (n == 4 && !strncasecmp(s, "true", 4)) {
+        *out = true;
+        return true;
+    }
+    if (n == 5 && !strncasecmp(s, "false", 5)) {
+        *out = false;
+        return true;
+    }
+    return false;
+}
+
+static void env_bool(const char *name, bool *var)
+{
+    const char *v = getenv(name);
+    if (!v)
+        return;
+    if (!parse_bool_value(v, var))
+        invalid(name, v, *var ? "true" : "false");
+}
+
+/* A non-negative integer in [min, max]. */
+static bool env_uint(const char *name, unsigned long min, unsigned long max, unsigned long *var,
+                     const char *fallback_desc)
+{
+    const char *v = getenv(name);
+    if (!v)
+        return false;
+    unsigned long x;
+    const char *end;
+    if (!parse_ulong(v, &x, &end) || *end || x < min || x > max) {
+        char fb[64];
+        snprintf(fb, sizeof fb, "%s%lu", fallback_desc ? fallback_desc : "", *var);
+        invalid(name, v, fb);
+        return false;
+    }
+    *var = x;
+    return true;
+}
+
+/* OMP_NUM_THREADS: a comma-separated list of positive integers. */
+static void env_num_threads(void)
+{
+    const char *v = getenv("OMP_NUM_THREADS");
+    if (!v)
+        return;
+    uint32_t list[16];
+    unsigned len = 0;
+    const char *s = v;
+    for (;;) {
+        unsigned long x;
+        const char *end;
+        if (!parse_ulong(s, &x, &end) || x == 0 || x > INT_MAX || len == 16)
+            goto bad;
+        list[len++] = (uint32_t)x;
+        if (*end == '\0')
+            break;
+        if (*end != ',')
+            goto bad;
+        s = end + 1;
+    }
+    memcpy(xomp_cfg.nthreads_list, list, sizeof(uint32_t) * len);
+    xomp_cfg.nthreads_list_len = len;
+    xomp_cfg.icv.nthreads = list[0];
+    return;
+bad:;
+    char fb[64];
+    snprintf(fb, sizeof fb, "%u (the number of available CPUs)", xomp_cfg.icv.nthreads);
+    invalid("OMP_NUM_THREADS", v, fb);
+}
+
+static bool parse_bind_word(const char *s, size_t n, uint8_t *out)
+{
+    static const struct {
+        const char *word;
+        uint8_t kind;
+    } words[] = {
+        {"false", XOMP_BIND_FALSE},   {"true", XOMP_BIND_TRUE},   {"master", XOMP_BIND_PRIMARY},
+        {"primary", XOMP_BIND_PRIMARY}, {"close", XOMP_BIND_CLOSE}, {"spread", XOMP_BIND_SPREAD},
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i].word) == n && !strncasecmp(s, words[i].word, n)) {
+            *out = words[i].kind;
+            return true;
+        }
+    return false;
+}
+
+/* OMP_PROC_BIND: true, false, or a list of primary/master, close, spread. */
+static void env_proc_bind(void)
+{
+    const char *v = getenv("OMP_PROC_BIND");
+    if (!v)
+        return;
+    uint8_t list[16];
+    unsigned len = 0;
+    const char *s = v;
+    for (;;) {
+        s = skip_space(s);
+        const char *w = s;
+        while (isalpha((unsigned char)*s))
+            s++;
+        if (len == 16 || !parse_bind_word(w, (size_t)(s - w), &list[len]))
+            goto bad;
+        len++;
+        s = skip_space(s);
+        if (*s == '\0')
+            break;
+        if (*s != ',')
+            goto bad;
+        s++;
+    }
+    /* true/false are only valid alone. */
+    if (len > 1)
+        for (unsigned i = 0; i < len; i++)
+            if (list[i] == XOMP_BIND_FALSE || list[i] == XOMP_BIND_TRUE)
+                goto bad;
+    memcpy(xomp_cfg.bind_list, list, len);
+    xomp_cfg.bind_list_len = len;
+    xomp_cfg.icv.bind = list[0];
+    return;
+bad:
+    invalid("OMP_PROC_BIND", v, "false");
+}
+
+/* OMP_SCHEDULE: [monotonic:|nonmonotonic:]kind[,chunk] */
+static void env_schedule(void)
+{
+    const char *v = getenv("OMP_SCHEDULE");
+    if (!v)
+        return;
+    const char *s = skip_space(v);
+    int monotonic = 0;
+    if (!strncasecmp(s, "monotonic:", 10)) {
+        monotonic = 1;
+        s += 10;
+    } else if (!strncasecmp(s, "nonmonotonic:", 13)) {
+        s += 13;
+    }
+    s = skip_space(s);
+    static const struct {
+        const char *word;
+        int kind;
+    } kinds[] = {{"static", XOMP_SCHED_STATIC},
+                 {"dynamic", XOMP_SCHED_DYNAMIC},
+                 {"guided", XOMP_SCHED_GUIDED},
+                 {"auto", XOMP_SCHED_AUTO}};
+    int kind = 0;
+    for (size_t i = 0; i < 4; i++) {
+        size_t n = strlen(kinds[i].word);
+        if (!strncasecmp(s, kinds[i].word, n) && !isalpha((unsigned char)s[n])) {
+            kind = kinds[i].kind;
+            s += n;
+            break;
+        }
+    }
+    if (!kind)
+        goto bad;
+    s = skip_space(s);
+    long chunk = kind == XOMP_SCHED_STATIC ? 0 : 1;
+    if (*s == ',') {
+        unsigned long c;
+        const char *end;
+        if (kind == XOMP_SCHED_AUTO || !parse_ulong(s + 1, &c, &end) || *end || c == 0 ||
+            c > INT_MAX)
+            goto bad;
+        chunk = (long)c;
+    } else if (*s) {
+        goto bad;
+    }
+    xomp_cfg.icv.run_sched_kind = kind | (monotonic ? XOMP_SCHED_MONOTONIC : 0);
+    xomp_cfg.icv.run_sched_chunk = (int32_t)chunk;
+    return;
+bad:
+    invalid("OMP_SCHEDULE", v, "dynamic,1");
+}
+
+/* A size with an optional B/K/M/G suffix; `default_unit` applies to a bare
+ * number (OMP_STACKSIZE counts in kilobytes). */
+static bool parse_size(const char *v, size_t default_unit, size_t *out)
+{
+    unsigned long x;
+    const char *end;
+    if (!parse_ulong(v, &x, &end))
+        return false;
+    size_t unit = default_unit;
+    if (*end) {
+        switch (tolower((unsigned char)*end)) {
+        case 'b': unit = 1; break;
+        case 'k': unit = 1024; break;
+        case 'm': unit = 1024 * 1024; break;
+        case 'g': unit = 1024ul * 1024 * 1024; break;
+        default: return false;
+        }
+        if (*skip_space(end + 1))
+            return false;
+    }
+    if (x > SIZE_MAX / unit)
+        return false;
+    *out = x * unit;
+    return true;
+}
+
+static void env_stacksize(void)
+{
+    const char *names[] = {"OMP_STACKSIZE", "GOMP_STACKSIZE"};
+    for (int i = 0; i < 2; i++) {
+        const char *v = getenv(names[i]);
+        if (!v)
+            continue;
+        size_t sz;
+        if (!parse_size(v, 1024, &sz) || sz == 0)
+            invalid(names[i], v, "the system's default stack size");
+        else
+            xomp_cfg.stacksize = sz;
+        return;
+    }
+}
+
+static void env_wait_policy(void)
+{
+    const char *v = getenv("OMP_WAIT_POLICY");
+    if (!v)
+        return;
+    const char *s = skip_space(v);
+    if (!strncasecmp(s, "active", 6) && !*skip_space(s + 6))
+        xomp_cfg.wait_policy = XOMP_WAIT_ACTIVE;
+    else if (!strncasecmp(s, "passive", 7) && !*skip_space(s + 7))
+        xomp_cfg.wait_policy = XOMP_WAIT_PASSIVE;
+    else
+        invalid("OMP_WAIT_POLICY", v, "the default policy (spin briefly, then sleep)");
+}
+
+/* GOMP_SPINCOUNT: a count (optionally k/M/G/T) or "infinite".  xomp spins
+ * for a time rather than a count; one libgomp spin is taken as about 1 ns. */
+static void env_spincount(void)
+{
+    const char *v = getenv("GOMP_SPINCOUNT");
+    if (!v)
+        return;
+    const char *s = skip_space(v);
+    if (!strncasecmp(s, "infinite", 8) || !strncasecmp(s, "infinity", 8)) {
+        xomp_cfg.spin_ns = UINT64_MAX;
+        return;
+    }
+    unsigned long x;
+    const char *end;
+    uint64_t mult = 1;
+    if (!parse_ulong(s, &x, &end))
+        goto bad;
+    if (*end) {
+        switch (*end) {
+        case 'k': case 'K': mult = 1000ull; break;
+        case 'M': mult = 1000000ull; break;
+        case 'G': mult = 1000000000ull; break;
+        case 'T': mult = 1000000000000ull; break;
+        default: goto bad;
+        }
+        if (*skip_space(end + 1))
+            goto bad;
+    }
+    xomp_cfg.spin_ns = (x > UINT64_MAX / mult) ? UINT64_MAX : x * mult;
+    return;
+bad:
+    invalid("GOMP_SPINCOUNT", v, "the default spin time");
+}
+
+static void env_display(void)
+{
+    const char *v = getenv("OMP_DISPLAY_ENV");
+    if (!v)
+        return;
+    bool b;
+    const char *s = skip_space(v);
+    if (parse_bool_value(v, &b))
+        xomp_cfg.display_env = b ? 1 : 0;
+    else if (!strncasecmp(s, "verbose", 7) && !*skip_space(s + 7))
+        xomp_cfg.display_env = 2;
+    else
+        invalid("OMP_DISPLAY_ENV", v, "false");
+}
+
+static void env_places(void)
+{
+    const char *v = getenv("OMP_PLACES");
+    if (!v)
+        return;
+    if (strlen(v) >= sizeof xomp_cfg.places) {
+        invalid("OMP_PLACES", "(too long)", "no places");
+        return;
+    }
+    strcpy(xomp_cfg.places, v);
+    xomp_cfg.places_set = true; /* validated by the topology module */
+}
+
+/* xomp's own knobs. */
+static void env_xomp(void)
+{
+    unsigned long x = xomp_cfg.queue_size;
+    const char *v = getenv("XOMP_QUEUE_SIZE");
+    if (env_uint("XOMP_QUEUE_SIZE", 2, 1ul << 20, &x, "")) {
+        if (x & (x - 1)) {
+            unsigned long p = 2;
+            while (p < x)
+                p <<= 1;
+            xomp_warn("XOMP_QUEUE_SIZE=%s is not a power of two; using %lu", v, p);
+            x = p;
+        }
+        xomp_cfg.queue_size = (unsigned)x;
+    }
+
+    v = getenv("XOMP_PLACEMENT");
+    if (v) {
+        if (!strcasecmp(v, "rr"))
+            xomp_cfg.placement = XOMP_PLACEMENT_RR;
+        else if (!strcasecmp(v, "local"))
+            xomp_cfg.placement = XOMP_PLACEMENT_LOCAL;
+        else
+            invalid("XOMP_PLACEMENT", v,
+                    xomp_cfg.placement == XOMP_PLACEMENT_RR ? "rr" : "local");
+    }
+
+    v = getenv("XOMP_BARRIER");
+    if (v) {
+        if (!strcasecmp(v, "tree"))
+            xomp_cfg.barrier = XOMP_BARRIER_TREE;
+        else if (!strcasecmp(v, "central"))
+            xomp_cfg.barrier = XOMP_BARRIER_CENTRAL;
+        else
+            invalid("XOMP_BARRIER", v, "tree");
+    }
+
+    x = xomp_cfg.barrier_arity;
+    if (env_uint("XOMP_BARRIER_ARITY", 2, 64, &x, ""))
+        xomp_cfg.barrier_arity = (unsigned)x;
+
+    x = xomp_cfg.max_depth;
+    if (env_uint("XOMP_MAX_DEPTH", 1, 1u << 20, &x, ""))
+        xomp_cfg.max_depth = (unsigned)x;
+
+    x = 0;
+    if (env_uint("XOMP_SPIN_US", 0, UINT32_MAX, &x, "the default spin time; "))
+        xomp_cfg.spin_ns = xomp_cfg.spin_ns_oversubscribed = (uint64_t)x * 1000;
+}
+
+static unsigned count_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int n = CPU_COUNT(&set);
+        if (n > 0)
+            return (unsigned)n;
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+void xomp_config_init(void)
+{
+    struct xomp_config *c = &xomp_cfg;
+    c->ncpus = count_cpus();
+    c->icv.nthreads = c->ncpus;
+    c->icv.thread_limit = INT_MAX;
+    c->icv.run_sched_kind = XOMP_SCHED_DYNAMIC;
+    c->icv.run_sched_chunk = 1;
+    c->icv.max_active_levels = 1;
+    c->icv.dyn = 0;
+    c->icv.bind = XOMP_BIND_FALSE;
+    c->icv.default_device = 0;
+    c->wait_policy = XOMP_WAIT_DEFAULT;
+    c->spin_ns = 200 * 1000;                /* 200 us, see docs/tuning */
+    c->spin_ns_oversubscribed = 5 * 1000;   /* threads outnumber CPUs: sleep soon */
+    c->queue_size = 256;
+    c->placement = XOMP_PLACEMENT_RR;
+    c->barrier = XOMP_BARRIER_TREE;
+    c->barrier_arity = 2;
+    c->max_depth = 256;
+
+    env_num_threads();
+    env_proc_bind();
+    env_schedule();
+    env_stacksize();
+    env_wait_policy();
+    env_spincount();
+    env_display();
+    env_places();
+
+    bool dyn = false;
+    env_bool("OMP_DYNAMIC", &dyn);
+    c->icv.dyn = dyn;
+
+    unsigned long x = INT_MAX;
+    if (env_uint("OMP_THREAD_LIMIT", 1, INT_MAX, &x, ""))
+        c->icv.thread_limit = (uint32_t)x;
+
+    /* max-active-levels: OMP_MAX_ACTIVE_LEVELS wins; otherwise OMP_NESTED=true
+     * or a list in OMP_NUM_THREADS / OMP_PROC_BIND enables nesting, as in
+     * libgomp. */
+    bool nested = false, nested_set = getenv("OMP_NESTED") != NULL;
+    env_bool("OMP_NESTED", &nested);
+    x = c->icv.max_active_levels;
+    if (env_uint("OMP_MAX_ACTIVE_LEVELS", 0, UINT_MAX, &x, "")) {
+        c->icv.max_active_levels =
+            (uint16_t)(x > XOMP_SUPPORTED_ACTIVE_LEVELS ? XOMP_SUPPORTED_ACTIVE_LEVELS : x);
+    } else if (nested_set) {
+        c->icv.max_active_levels = nested ? XOMP_SUPPORTED_ACTIVE_LEVELS : 1;
+    } else if (c->nthreads_list_len > 1 || c->bind_list_len > 1) {
+        c->icv.max_active_levels = XOMP_SUPPORTED_ACTIVE_LEVELS;
+    }
+
+    x = 0;
+    if (env_uint("OMP_MAX_TASK_PRIORITY", 0, INT_MAX, &x, ""))
+        c->max_task_priority = (unsigned)x;
+
+    env_bool("OMP_CANCELLATION", &c->cancellation);
+
+    x = 0;
+    if (env_uint("OMP_DEFAULT_DEVICE", 0, INT16_MAX, &x, ""))
+        c->icv.default_device = (int16_t)x;
+
+    if (c->wait_policy == XOMP_WAIT_ACTIVE)
+        c->spin_ns = c->spin_ns_oversubscribed = UINT64_MAX;
+    else if (c->wait_policy == XOMP_WAIT_PASSIVE)
+        c->spin_ns = c->spin_ns_oversubscribed = 0;
+
+    env_xomp();
+}
+
+void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child)
+{
+    *child = *parent;
+    if (parent->nthreads_pos + 1u < xomp_cfg.nthreads_list_len) {
+        child->nthreads_pos = (uint8_t)(parent->nthreads_pos + 1);
+        child->nthreads = xomp_cfg.nthreads_list[child->nthreads_pos];
+    }
+    if (parent->bind_pos + 1u < xomp_cfg.bind_list_len) {
+        child->bind_pos = (uint8_t)(parent->bind_pos + 1);
+        child->bind = xomp_cfg.bind_list[child->bind_pos];
+    }
+}

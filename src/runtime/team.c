@@ -1,0 +1,282 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Starting and ending parallel regions.
+ *
+ * The master prepares the team (threads, per-region fields, barrier bases),
+ * launches every other member through its dock, runs member 0 itself, and
+ * ends with the team barrier, which returns only when every task of the
+ * team has completed.  Members then dock again.
+ */
+#include "team.h"
+
+#include "../task/task_core.h"
+#include "../topo/binding.h"
+#include "log.h"
+#include "thread.h"
+#include "ws.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- how many threads ---- */
+
+unsigned xomp_resolve_num_threads(struct xomp_thread *thr, unsigned requested)
+{
+    const struct xomp_icv *icv = &thr->task->icv;
+    unsigned active = thr->team ? thr->team->active_level : 0;
+    unsigned n = requested ? requested : icv->nthreads;
+    if (n <= 1 || active >= icv->max_active_levels)
+        return 1;
+    /* OMP_THREAD_LIMIT bounds the threads of the contention group. */
+    unsigned busy = atomic_load_explicit(&xomp_busy_threads, memory_order_relaxed);
+    unsigned room = icv->thread_limit > busy ? icv->thread_limit - busy + 1 : 1;
+    if (n > room)
+        n = room;
+    if (icv->dyn) {
+        unsigned free_cpus = xomp_cfg.ncpus > busy ? xomp_cfg.ncpus - busy + 1 : 1;
+        if (n > free_cpus)
+            n = free_cpus;
+    }
+    return n ? n : 1;
+}
+
+/* ---- team objects ---- */
+
+/* Slots per ring: XOMP_QUEUE_SIZE, shrunk for very large teams so that the
+ * rings of all pairs stay within 2^22 slots (32 MiB). */
+static unsigned ring_size_for(unsigned capacity)
+{
+    unsigned size = xomp_cfg.queue_size;
+    while (size > 16 && (uint64_t)capacity * capacity * size > (UINT64_C(1) << 22))
+        size >>= 1;
+    return size;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        xomp_fatal("out of memory allocating a team of %zu threads", n);
+    return p;
+}
+
+static struct xomp_team *team_create(unsigned capacity, unsigned level)
+{
+    struct xomp_team *team = aligned_alloc(64, (sizeof *team + 63) & ~(size_t)63);
+    size_t wbytes = ((size_t)capacity * sizeof(struct xomp_worker) + 63) & ~(size_t)63;
+    struct xomp_worker *workers = aligned_alloc(64, wbytes);
+    if (!team || !workers)
+        xomp_fatal("out of memory allocating a team of %u threads", capacity);
+    memset(team, 0, sizeof *team);
+    memset(workers, 0, wbytes);
+    team->capacity = capacity;
+    team->ring_size = ring_size_for(capacity);
+    team->workers = workers;
+    team->keeps_threads = level == 1;
+    for (unsigned i = 0; i < capacity; i++) {
+        struct xomp_worker *w = &workers[i];
+        w->team = team;
+        w->id = i;
+        w->push_head = xcalloc(capacity, sizeof *w->push_head);
+        w->pop_tail = xcalloc(capacity, sizeof *w->pop_tail);
+        w->rings = xcalloc(capacity, sizeof *w->rings);
+        for (unsigned p = 0; p < capacity; p++)
+            atomic_init(&w->rings[p], NULL);
+    }
+    return team;
+}
+
+/* Wait until members 1..n-1 of the last region have left it entirely (they
+ * may still be passing the release down the tree). */
+static void team_wait_left(struct xomp_team *team, unsigned n)
+{
+    for (unsigned i = 1; i < n; i++)
+        /* acquire: pairs with the member's release store when it leaves. */
+        while (atomic_load_explicit(&team->workers[i].left_region, memory_order_acquire) !=
+               team->region)
+            xomp_cpu_relax();
+}
+
+static void team_destroy(struct xomp_team *team)
+{
+    team_wait_left(team, team->nthreads);
+    if (team->keeps_threads && team->reserved) {
+        struct xomp_thread *threads[team->reserved];
+        for (unsigned i = 0; i < team->reserved; i++)
+            threads[i] = team->workers[i + 1].thread;
+        xomp_pool_release(threads, team->reserved);
+    }
+    for (unsigned i = 0; i < team->capacity; i++) {
+        struct xomp_worker *w = &team->workers[i];
+        for (unsigned p = 0; p < team->capacity; p++)
+            free((void *)atomic_load_explicit(&w->rings[p], memory_order_relaxed));
+        free(w->rings);
+        free(w->push_head);
+        free(w->pop_tail);
+    }
+    free(team->workers);
+    free(team);
+}
+
+/* A team object for a region of n threads at `level`, with threads for
+ * members 1..n-1 (n may shrink if threads cannot be had). */
+static struct xomp_team *team_for_region(struct xomp_thread *master, unsigned level, unsigned *n)
+{
+    unsigned slot = level - 1;
+    struct xomp_team *team = slot < XOMP_HOT_LEVELS ? master->hot_team[slot] : NULL;
+    if (team && team->capacity < *n) {
+        team_destroy(team);
+        team = NULL;
+    }
+    if (!team) {
+        team = team_create(*n, level);
+        if (slot < XOMP_HOT_LEVELS)
+            master->hot_team[slot] = team;
+    }
+
+    struct xomp_thread *threads[*n];
+    if (team->keeps_threads) {
+        if (team->reserved < *n - 1) {
+            unsigned got = xomp_pool_acquire(threads, *n - 1 - team->reserved);
+            for (unsigned i = 0; i < got; i++)
+                team->workers[team->reserved + 1 + i].thread = threads[i];
+            team->reserved += got;
+        }
+        if (*n > team->reserved + 1)
+            *n = team->reserved + 1;
+    } else {
+        unsigned got = *n > 1 ? xomp_pool_acquire(threads, *n - 1) : 0;
+        for (unsigned i = 0; i < got; i++)
+            team->workers[i + 1].thread = threads[i];
+        *n = got + 1;
+    }
+    return team;
+}
+
+/* ---- members ---- */
+
+static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsigned id)
+{
+    struct xomp_worker *w = &team->workers[id];
+    w->rr_next = id + 1 < team->nthreads ? id + 1 : 0;
+    w->scan_next = 0;
+    w->ws_count = 0;
+    w->bar_ticket = team->barrier_kind == XOMP_BARRIER_TREE ? team->bar.base_ticket : 0;
+    xomp_task_init_implicit(&w->implicit_task, thr, team->parent_task, &team->icv);
+    thr->team = team;
+    thr->worker = w;
+    thr->team_id = id;
+    thr->task = &w->implicit_task;
+    if (id != 0)
+        thr->depth = 0; /* a fresh stack; the master keeps counting its own */
+    thr->region_seen = team->region;
+    xomp_bind_member(thr, team, id);
+}
+
+/* Run by a pool thread launched on member `id` (thread.c's dock loop). */
+void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsigned id)
+{
+    member_begin(thr, team, id);
+    team->fn(team->data);
+    xomp_barrier_wait(thr);
+    uint64_t region = thr->region_seen;
+    thr->team = NULL;
+    thr->worker = NULL;
+    thr->task = &thr->initial_task;
+    /* release: the master's acquire in team_wait_left knows we are out. */
+    atomic_store_explicit(&team->workers[id].left_region, region, memory_order_release);
+}
+
+/* ---- regions ---- */
+
+void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
+{
+    struct xomp_thread *thr = xomp_self();
+    unsigned n = xomp_resolve_num_threads(thr, num_threads);
+    struct xomp_team *outer = thr->team;
+    unsigned level = outer ? outer->level + 1 : 1;
+    struct xomp_team *team = team_for_region(thr, level, &n);
+
+    team->nthreads = n;
+    team->fn = fn;
+    team->data = data;
+    team->level = level;
+    team->active_level = (outer ? outer->active_level : 0) + (n > 1);
+    team->parent = outer;
+    team->parent_id = thr->team_id;
+    team->parent_task = thr->task;
+    team->master = thr;
+    team->region++;
+    team->barrier_kind = xomp_cfg.barrier;
+    xomp_icv_next_level(&thr->task->icv, &team->icv);
+    xomp_bind_plan(team, thr, flags & 7);
+
+    /* Barrier bases: tickets continue from the master's (the largest);
+     * members outside this region contribute constant counters. */
+    team->bar.base_ticket = team->workers[0].bar_ticket;
+    team->bar.inactive_spawned = team->bar.inactive_finished = 0;
+    for (unsigned i = n; i < team->capacity; i++) {
+        team->bar.inactive_spawned += team->workers[i].spawned;
+        team->bar.inactive_finished += team->workers[i].finished;
+    }
+    team->bar.central_base_arrived =
+        atomic_load_explicit(&team->bar.central_arrived, memory_order_relaxed);
+    team->bar.central_base_gen = atomic_load_explicit(&team->bar.central_gen, memory_order_relaxed);
+    xomp_ws_reset(team);
+
+    team->saved_task = thr->task;
+    team->saved_team = outer;
+    team->saved_worker = thr->worker;
+    team->saved_id = thr->team_id;
+    team->workers[0].thread = thr;
+    atomic_fetch_add_explicit(&xomp_busy_threads, n - 1, memory_order_relaxed);
+    if (n > 1)
+        atomic_store_explicit(&xomp_oversubscribed,
+                              atomic_load_explicit(&xomp_busy_threads, memory_order_relaxed) >
+                                  xomp_cfg.ncpus,
+                              memory_order_relaxed);
+
+    for (unsigned i = 1; i < n; i++)
+        xomp_thread_launch(team->workers[i].thread, team, i);
+    member_begin(thr, team, 0);
+}
+
+void xomp_parallel_end(void)
+{
+    struct xomp_thread *thr = xomp_self();
+    struct xomp_team *team = thr->team;
+    if (!team || thr->team_id != 0 || team->master != thr)
+        xomp_fatal("GOMP_parallel_end called outside the master of a parallel region");
+    xomp_barrier_wait(thr);
+
+    unsigned n = team->nthreads;
+    thr->task = team->saved_task;
+    thr->team = team->saved_team;
+    thr->worker = team->saved_worker;
+    thr->team_id = team->saved_id;
+    if (thr->team)
+        thr->region_seen = thr->team->region;
+    xomp_unbind_master(thr, team);
+    atomic_fetch_sub_explicit(&xomp_busy_threads, n - 1, memory_order_relaxed);
+
+    if (!team->keeps_threads && n > 1) {
+        /* Nested team: its threads go back to the pool, but only once they
+         * no longer touch this team (it may be reused with other threads). */
+        team_wait_left(team, n);
+        struct xomp_thread *threads[n - 1];
+        for (unsigned i = 1; i < n; i++)
+            threads[i - 1] = team->workers[i].thread;
+        xomp_pool_release(threads, n - 1);
+    }
+    unsigned level = team->level;
+    if (level - 1 >= XOMP_HOT_LEVELS)
+        team_destroy(team); /* too deep to be worth caching */
+}
+
+void xomp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
+{
+    xomp_parallel_start(fn, data, num_threads, flags);
+    fn(data);
+    xomp_parallel_end();
+}

@@ -1,0 +1,98 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Teams and their members.
+ *
+ * A team has `nthreads` members; member 0 is the master (the thread that
+ * encountered the parallel construct).  Each member has a `struct
+ * xomp_worker`: its implicit task, its half of the XQueue (the rings it
+ * consumes, and its producer cursors into everybody else's rings), its
+ * termination counters and its barrier node.  Fields are grouped by who
+ * writes them, so that one thread's writes do not invalidate another's hot
+ * lines.
+ *
+ * A team object outlives its parallel region: each thread caches the last
+ * team it was master of ("hot team") and reuses it -- threads included for an
+ * outermost team -- when the next region asks for no more threads.
+ */
+#ifndef XOMP_TEAM_H
+#define XOMP_TEAM_H
+
+#include "../sched/barrier.h"
+#include "../task/task.h"
+#include "config.h"
+#include "ws.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct xomp_thread;
+struct xomp_team;
+
+/* Ring of producer p inside consumer c's block: one pointer per pair,
+ * allocated by the producer on first use (see xqueue.h). */
+typedef struct xomp_task *_Atomic xomp_slot_t;
+
+struct xomp_worker {
+    /* ---- written only by the member's own thread ---- */
+    _Alignas(64) struct xomp_thread *thread;
+    struct xomp_team *team;
+    unsigned id;
+    unsigned rr_next;      /* round-robin placement cursor */
+    unsigned scan_next;    /* where the next ring scan starts */
+    uint64_t spawned;      /* deferred tasks this member created */
+    uint64_t finished;     /* deferred tasks this member completed */
+    uint64_t bar_ticket;   /* tree barrier: next wave ticket to report */
+    uint64_t ws_count;     /* worksharing constructs met in this region */
+    uint32_t *push_head;   /* [capacity] producer cursor per consumer */
+    uint32_t *pop_tail;    /* [capacity] consumer cursor per producer */
+
+    /* ---- written by producers (any member), read by this member ---- */
+    /* Rings this member consumes, one per producer; NULL until used. */
+    _Alignas(64) _Atomic(xomp_slot_t *) *rings;
+    _Atomic uint32_t hint; /* last producer that pushed here (benign race) */
+
+    /* ---- written by this member after it fully left the region ---- */
+    _Alignas(64) _Atomic uint64_t left_region;
+
+    struct xomp_bar_node bar;
+    struct xomp_task implicit_task;
+};
+
+struct xomp_team {
+    unsigned nthreads;  /* members in the current region */
+    unsigned capacity;  /* members the rings and arrays are sized for */
+    unsigned ring_size; /* slots per ring (power of two) */
+    unsigned level;     /* nesting level of this team's regions (1 = outermost) */
+    unsigned active_level;
+    struct xomp_team *parent;   /* team of the master when it encountered us */
+    unsigned parent_id;         /* master's id in the parent team */
+    struct xomp_task *parent_task;
+    void (*fn)(void *);
+    void *data;
+    uint64_t region;            /* regions run by this team object */
+    bool keeps_threads;         /* outermost hot team: members stay reserved */
+    enum xomp_barrier_kind barrier_kind;
+    struct xomp_thread *master;
+    unsigned reserved;          /* keeps_threads: workers 1..reserved own a thread */
+    struct xomp_icv icv;        /* ICVs of the implicit tasks of this region */
+    /* The master's state before the region, restored at its end. */
+    struct xomp_task *saved_task;
+    struct xomp_team *saved_team;
+    struct xomp_worker *saved_worker;
+    unsigned saved_id;
+    struct xomp_bar_team bar;
+    struct xomp_ws ws[XOMP_WS_SLOTS];
+    struct xomp_worker *workers; /* [capacity] */
+};
+
+/* Run a parallel region: the GOMP_parallel body. */
+void xomp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+/* The legacy split form: start the team, let the master run fn, end it. */
+void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+void xomp_parallel_end(void);
+
+/* Threads a parallel region would get for a num_threads request (0: none). */
+unsigned xomp_resolve_num_threads(struct xomp_thread *thr, unsigned requested);
+
+#endif

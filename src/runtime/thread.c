@@ -1,0 +1,177 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Thread states and the pool of idle threads.
+ *
+ * Pool threads wait in the dock (their `launch` word) between regions:
+ * spinning for a bounded time, then asleep on their futex, so an idle
+ * process uses no CPU.  Taking threads from the pool or returning them
+ * happens once per region start/end (never per task) under one mutex.
+ */
+#include "thread.h"
+
+#include "../task/task_core.h"
+#include "log.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+__thread struct xomp_thread *xomp_tls __attribute__((tls_model("initial-exec")));
+
+_Atomic unsigned xomp_busy_threads = 1; /* the initial thread */
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct xomp_thread *pool_idle;    /* idle pool threads (under pool_lock) */
+static struct xomp_thread *all_threads;  /* every thread state (under pool_lock) */
+static unsigned pool_created;            /* pool threads created (under pool_lock) */
+
+void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsigned id);
+
+static struct xomp_thread *thread_new(void)
+{
+    struct xomp_thread *t = aligned_alloc(64, (sizeof *t + 63) & ~(size_t)63);
+    if (!t)
+        xomp_fatal("out of memory allocating a thread state");
+    memset(t, 0, sizeof *t);
+    t->place = -1;
+    xomp_task_init_implicit(&t->initial_task, t, NULL, &xomp_cfg.icv);
+    t->task = &t->initial_task;
+    pthread_mutex_lock(&pool_lock);
+    t->all_next = all_threads;
+    all_threads = t;
+    pthread_mutex_unlock(&pool_lock);
+    return t;
+}
+
+struct xomp_thread *xomp_thread_self_slow(void)
+{
+    struct xomp_thread *t = thread_new();
+    xomp_tls = t;
+    return t;
+}
+
+/* ---- the dock ---- */
+
+static bool dock_recheck(void *arg)
+{
+    struct xomp_thread *thr = arg;
+    /* acquire: pairs with the release RMW in xomp_thread_launch. */
+    return atomic_load_explicit(&thr->launch, memory_order_acquire) != thr->launch_seen;
+}
+
+static void dock_wait(struct xomp_thread *thr)
+{
+    struct xomp_idle idle;
+    xomp_idle_init(&idle);
+    while (!dock_recheck(thr))
+        xomp_idle_step(&thr->waker, &idle, dock_recheck, thr);
+    thr->launch_seen = atomic_load_explicit(&thr->launch, memory_order_acquire);
+}
+
+void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id)
+{
+    thr->next_team = team;
+    thr->next_id = id;
+    /* release: the thread's acquire in dock_recheck then sees next_team,
+     * next_id and everything the master prepared for the region. */
+    atomic_fetch_add_explicit(&thr->launch, 1, memory_order_release);
+    xomp_wake_if_sleeping(&thr->waker);
+}
+
+static void *pool_thread_main(void *arg)
+{
+    struct xomp_thread *thr = arg;
+    xomp_tls = thr;
+    for (;;) {
+        dock_wait(thr);
+        if (thr->exit_requested)
+            return NULL;
+        xomp_team_member_run(thr, thr->next_team, thr->next_id);
+    }
+}
+
+static struct xomp_thread *pool_thread_create(void)
+{
+    struct xomp_thread *t = thread_new();
+    t->is_pool_thread = true;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (xomp_cfg.stacksize) {
+        int err = pthread_attr_setstacksize(&attr, xomp_cfg.stacksize);
+        if (err) {
+            static _Atomic bool warned;
+            if (!atomic_exchange_explicit(&warned, true, memory_order_relaxed))
+                xomp_warn("OMP_STACKSIZE=%zu bytes refused by the system (%s); using the default",
+                          xomp_cfg.stacksize, strerror(err));
+        }
+    }
+    int err = pthread_create(&t->handle, &attr, pool_thread_main, t);
+    pthread_attr_destroy(&attr);
+    if (err) {
+        /* The state stays on all_threads (it is tiny); mark it unusable. */
+        t->is_pool_thread = false;
+        return NULL;
+    }
+    return t;
+}
+
+unsigned xomp_pool_acquire(struct xomp_thread **out, unsigned count)
+{
+    unsigned got = 0;
+    pthread_mutex_lock(&pool_lock);
+    while (got < count && pool_idle) {
+        out[got++] = pool_idle;
+        pool_idle = pool_idle->pool_next;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    while (got < count) {
+        struct xomp_thread *t = pool_thread_create();
+        if (!t) {
+            static _Atomic bool warned;
+            if (!atomic_exchange_explicit(&warned, true, memory_order_relaxed))
+                xomp_warn("cannot create more threads (%s, %u exist); teams get fewer threads "
+                          "than requested",
+                          strerror(errno ? errno : EAGAIN), pool_created + 1);
+            break;
+        }
+        pthread_mutex_lock(&pool_lock);
+        pool_created++;
+        pthread_mutex_unlock(&pool_lock);
+        out[got++] = t;
+    }
+    return got;
+}
+
+void xomp_pool_release(struct xomp_thread **threads, unsigned count)
+{
+    pthread_mutex_lock(&pool_lock);
+    for (unsigned i = 0; i < count; i++) {
+        threads[i]->pool_next = pool_idle;
+        pool_idle = threads[i];
+    }
+    pthread_mutex_unlock(&pool_lock);
+}
+
+/* After fork() only the forking thread exists in the child: forget every
+ * other thread (their states leak, by design: they may be mid-update). */
+static void after_fork_child(void)
+{
+    pthread_mutex_init(&pool_lock, NULL);
+    pool_idle = NULL;
+    pool_created = 0;
+    struct xomp_thread *self = xomp_tls;
+    all_threads = self;
+    if (self) {
+        self->all_next = NULL;
+        memset(self->hot_team, 0, sizeof self->hot_team); /* their threads are gone */
+    }
+    atomic_store_explicit(&xomp_busy_threads, 1, memory_order_relaxed);
+}
+
+void xomp_thread_init(void)
+{
+    pthread_atfork(NULL, NULL, after_fork_child);
+    (void)xomp_self();
+}

@@ -1,0 +1,78 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Per-OS-thread state.  Every thread that calls into xomp gets one: the
+ * threads xomp creates for its pool, the initial thread, and any other
+ * thread of the program (created lazily on its first call).  They are never
+ * freed while the process runs, so a waker may always touch one.
+ */
+#ifndef XOMP_THREAD_H
+#define XOMP_THREAD_H
+
+#include "../task/task.h"
+#include "../task/task_alloc.h"
+#include "team.h"
+#include "wait.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#define XOMP_HOT_LEVELS 4
+
+struct xomp_thread {
+    /* ---- hot, owner-only ---- */
+    struct xomp_task *task;     /* task being executed */
+    struct xomp_team *team;     /* innermost team (NULL outside parallel) */
+    struct xomp_worker *worker; /* &team->workers[team_id] */
+    unsigned team_id;
+    unsigned depth;             /* explicit-task frames on this stack */
+    struct xomp_task_cache cache;
+
+    /* ---- touched by other threads to wake this one ---- */
+    struct xomp_waker waker;
+
+    /* ---- dock: how a pool thread is handed a team ---- */
+    _Alignas(64) _Atomic uint32_t launch; /* bumped by the master (release) */
+    uint32_t launch_seen;
+    struct xomp_team *next_team;          /* written before the bump */
+    unsigned next_id;
+    bool exit_requested;
+
+    /* ---- identity and bookkeeping (rarely touched) ---- */
+    bool is_pool_thread;
+    pthread_t handle;
+    struct xomp_thread *pool_next;  /* idle list link (pool.c) */
+    struct xomp_thread *all_next;   /* list of all threads */
+    /* Last team this thread was master of, per nesting level (1-based
+     * level - 1); reused by the next region at that level. */
+    struct xomp_team *hot_team[XOMP_HOT_LEVELS];
+    uint64_t region_seen;           /* region number of the team it serves */
+    int place;                      /* place bound to, or -1 */
+    struct xomp_task initial_task;  /* task when not inside any team */
+};
+
+/* The calling thread's state, created on first use. */
+struct xomp_thread *xomp_thread_self_slow(void);
+
+extern __thread struct xomp_thread *xomp_tls __attribute__((tls_model("initial-exec")));
+
+static inline struct xomp_thread *xomp_self(void)
+{
+    struct xomp_thread *t = xomp_tls;
+    return __builtin_expect(t != 0, 1) ? t : xomp_thread_self_slow();
+}
+
+/* Threads for a team: take idle pool threads or create new ones.  Returns
+ * how many were obtained (may be fewer than asked when the system refuses
+ * to create more). */
+unsigned xomp_pool_acquire(struct xomp_thread **out, unsigned count);
+/* Give threads back to the idle pool. */
+void xomp_pool_release(struct xomp_thread **threads, unsigned count);
+
+/* Start a docked pool thread on member `id` of `team`. */
+void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id);
+
+/* Threads currently in teams, for OMP_THREAD_LIMIT and oversubscription. */
+extern _Atomic unsigned xomp_busy_threads;
+
+#endif

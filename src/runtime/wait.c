@@ -1,0 +1,68 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+#include "wait.h"
+
+#include "config.h"
+#include "futex.h"
+
+#include <sched.h>
+#include <time.h>
+
+_Atomic bool xomp_oversubscribed;
+
+uint64_t xomp_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void xomp_wake(struct xomp_waker *w)
+{
+    /* release: a woken thread that reads seq also sees what the waker
+     * published before (it re-checks its condition anyway). */
+    atomic_fetch_add_explicit(&w->seq, 1, memory_order_release);
+    xomp_futex_wake(&w->seq, 1);
+}
+
+/* Pauses between reads of the clock while spinning. */
+#define SPINS_PER_CLOCK_READ 64
+
+void xomp_idle_step(struct xomp_waker *self, struct xomp_idle *idle, bool (*recheck)(void *),
+                    void *arg)
+{
+    bool crowded = atomic_load_explicit(&xomp_oversubscribed, memory_order_relaxed);
+    uint64_t budget = crowded ? xomp_cfg.spin_ns_oversubscribed : xomp_cfg.spin_ns;
+
+    if (budget) {
+        if (++idle->spins % SPINS_PER_CLOCK_READ) {
+            xomp_cpu_relax();
+            return;
+        }
+        uint64_t now = xomp_now_ns();
+        if (!idle->start_ns)
+            idle->start_ns = now;
+        if (now - idle->start_ns < budget) {
+            if (crowded)
+                sched_yield(); /* let the thread we wait for run */
+            else
+                xomp_cpu_relax();
+            return;
+        }
+    }
+
+    /* Sleep protocol.  Read the futex word first: a wake that happens after
+     * this read changes it, so futex_wait below returns at once. */
+    uint32_t seq = atomic_load_explicit(&self->seq, memory_order_acquire);
+    atomic_store_explicit(&self->sleeping, 1, memory_order_relaxed);
+    /* seq_cst fence: pairs with the fence in xomp_wake_if_sleeping().
+     * Either the waker sees sleeping == 1 and wakes us, or our recheck
+     * sees the waker's event. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (!recheck(arg))
+        xomp_futex_wait(&self->seq, seq);
+    atomic_store_explicit(&self->sleeping, 0, memory_order_relaxed);
+    /* Spin again briefly before the next sleep: a wake-up usually means
+     * more events follow soon. */
+    idle->start_ns = 0;
+    idle->spins = 0;
+}

@@ -1,0 +1,95 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+#include "ws.h"
+
+#include "thread.h"
+
+#include <sched.h>
+#include <time.h>
+
+/* Short waits on another member (a slot being initialized, or still used
+ * by a construct XOMP_WS_SLOTS behind).  Spin, then yield, then sleep in
+ * growing steps up to 1 ms: these waits are rare and have no waker. */
+static void backoff(unsigned *round)
+{
+    unsigned r = (*round)++;
+    if (r < 64)
+        xomp_cpu_relax();
+    else if (r < 128)
+        sched_yield();
+    else {
+        unsigned shift = r - 128 < 10 ? r - 128 : 10;
+        struct timespec ts = {0, 1000L << shift}; /* 1 us .. 1 ms */
+        nanosleep(&ts, NULL);
+    }
+}
+
+void xomp_ws_reset(struct xomp_team *team)
+{
+    for (uint64_t i = 0; i < XOMP_WS_SLOTS; i++) {
+        atomic_store_explicit(&team->ws[i].seq, (i << 2) | XOMP_WS_FREE, memory_order_relaxed);
+        atomic_store_explicit(&team->ws[i].users, 0, memory_order_relaxed);
+    }
+}
+
+struct xomp_ws *xomp_ws_enter(struct xomp_thread *thr, bool *first)
+{
+    struct xomp_team *team = thr->team;
+    uint64_t k = thr->worker->ws_count++;
+    struct xomp_ws *ws = &team->ws[k % XOMP_WS_SLOTS];
+    unsigned round = 0;
+    for (;;) {
+        /* acquire: pairs with the release stores of xomp_ws_publish and of
+         * the last leaver in xomp_ws_leave. */
+        uint64_t v = atomic_load_explicit(&ws->seq, memory_order_acquire);
+        if (v == ((k << 2) | XOMP_WS_FREE)) {
+            /* acquire on success: we then own the slot's fields. */
+            if (atomic_compare_exchange_strong_explicit(&ws->seq, &v, (k << 2) | XOMP_WS_INITING,
+                                                        memory_order_acquire,
+                                                        memory_order_acquire)) {
+                atomic_store_explicit(&ws->users, team->nthreads, memory_order_relaxed);
+                *first = true;
+                return ws;
+            }
+            continue;
+        }
+        if ((v >> 2) == k) {
+            *first = false;
+            return ws;
+        }
+        backoff(&round); /* the slot still holds construct k - XOMP_WS_SLOTS */
+    }
+}
+
+void xomp_ws_publish(struct xomp_thread *thr, struct xomp_ws *ws)
+{
+    uint64_t k = thr->worker->ws_count - 1;
+    /* release: the fields written by the first member (and users) become
+     * visible to members that acquire READY. */
+    atomic_store_explicit(&ws->seq, (k << 2) | XOMP_WS_READY, memory_order_release);
+}
+
+void xomp_ws_wait_ready(struct xomp_thread *thr, struct xomp_ws *ws)
+{
+    uint64_t ready = ((thr->worker->ws_count - 1) << 2) | XOMP_WS_READY;
+    unsigned round = 0;
+    /* acquire: pairs with xomp_ws_publish. */
+    while (atomic_load_explicit(&ws->seq, memory_order_acquire) != ready)
+        backoff(&round);
+}
+
+void xomp_ws_leave(struct xomp_thread *thr, struct xomp_ws *ws)
+{
+    uint64_t k = thr->worker->ws_count - 1;
+    xomp_ws_wait_ready(thr, ws); /* `users` is set before READY */
+    /* acq_rel: the last leaver acquires every member's uses of the slot
+     * before it frees it; release orders our own uses before. */
+    if (atomic_fetch_sub_explicit(&ws->users, 1, memory_order_acq_rel) == 1)
+        /* release: the next construct's first member acquires FREE. */
+        atomic_store_explicit(&ws->seq, ((k + XOMP_WS_SLOTS) << 2) | XOMP_WS_FREE,
+                              memory_order_release);
+}
+
+struct xomp_ws *xomp_ws_current(struct xomp_thread *thr)
+{
+    return &thr->team->ws[(thr->worker->ws_count - 1) % XOMP_WS_SLOTS];
+}

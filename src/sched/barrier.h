@@ -1,0 +1,66 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The team barrier, which also decides that every task of the team is done.
+ *
+ * Default: the distributed tree barrier (XOMP_BARRIER=tree).  Gather goes up
+ * a k-ary tree with one report cell per node (lock-free: release stores,
+ * no read-modify-write); release goes down it (lock-less: each node has one
+ * writer, its parent).  Termination is decided at the root from per-worker
+ * task counters carried up by the gather, in waves, with Mattern's
+ * four-counter rule -- so no counter shared by the team is touched per task,
+ * and a task pushed to a worker after it reported cannot be lost.  The
+ * protocol and its proof are in src/sched/README.md ("Tree barrier").
+ *
+ * Alternative: a centralized barrier with one atomic team task counter
+ * (XOMP_BARRIER=central), as in the seed's XGOMP, for comparison.
+ */
+#ifndef XOMP_BARRIER_H
+#define XOMP_BARRIER_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+struct xomp_thread;
+
+/* go cell values: (ticket << 1) | RELEASE. */
+#define XOMP_BAR_RELEASE UINT64_C(1)
+
+/* One node of the tree, inside each worker. */
+struct xomp_bar_node {
+    /* Written only by the parent: a new wave to report (ticket << 1), or
+     * the release (ticket << 1 | 1).  Monotonic. */
+    _Alignas(64) _Atomic uint64_t go;
+    /* Written only by this node: the last ticket for which this subtree's
+     * sums below are published.  Monotonic. */
+    _Alignas(64) _Atomic uint64_t report;
+    uint64_t rep_spawned;  /* subtree sum of tasks created */
+    uint64_t rep_finished; /* subtree sum of tasks completed */
+};
+
+/* Team-wide barrier state. */
+struct xomp_bar_team {
+    /* Root-only (the master): tasks created in total when the last barrier
+     * released; a first wave that finds the same total needs no second. */
+    uint64_t final_spawned;
+    /* Set by the master at region start: counters of the members that are
+     * not part of this region (they stay constant while it runs); the root
+     * adds them, so that the sums cover every member the team ever had. */
+    uint64_t inactive_spawned;
+    uint64_t inactive_finished;
+    /* Set by the master before it launches a region, read by each member
+     * when it starts: the tree's first ticket, and the central counters'
+     * values at the start of the region. */
+    uint64_t base_ticket;
+    uint64_t central_base_arrived;
+    uint64_t central_base_gen;
+    /* Central barrier (XOMP_BARRIER=central) only. */
+    _Alignas(64) _Atomic uint64_t central_pending; /* tasks created, not completed */
+    _Alignas(64) _Atomic uint64_t central_arrived; /* arrivals since the team was made */
+    _Alignas(64) _Atomic uint64_t central_gen;     /* barriers completed */
+};
+
+/* Wait at the team barrier: keep running tasks until every thread has
+ * arrived and every task of the team has completed. */
+void xomp_barrier_wait(struct xomp_thread *thr);
+
+#endif

@@ -1,0 +1,88 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * XQueue: one single-producer/single-consumer ring per (consumer, producer)
+ * pair of team members.  Consumer c owns rings[c][0..n-1]; ring [c][p] is
+ * written only by member p and read only by member c, so no operation needs
+ * a lock or an atomic read-modify-write.  [c][c] is c's own ring.
+ *
+ * A ring is an array of slots holding task pointers, NULL meaning empty
+ * (FastForward style: no index is shared between the two sides).  The
+ * producer keeps its write cursor (push_head[c]) and the consumer its read
+ * cursor (pop_tail[p]) in their own worker structs.
+ *   push: if slot[head] is NULL, store the task there (release) and advance.
+ *   pop:  if slot[tail] is non-NULL (acquire), store NULL there (release)
+ *         and advance.
+ * Protocol, states and argument: src/sched/README.md ("Rings").
+ *
+ * Rings are allocated by their producer on first use and published in the
+ * consumer's rings[] array with a release store, so memory grows only with
+ * the pairs that really communicate.
+ */
+#ifndef XOMP_XQUEUE_H
+#define XOMP_XQUEUE_H
+
+#include "../runtime/team.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+/* Allocate ring [consumer][producer] (called by the producer). */
+xomp_slot_t *xomp_ring_create(struct xomp_team *team, unsigned consumer, unsigned producer);
+
+/* Push `t` from member `me` into consumer `c`'s ring.  Returns false when
+ * the ring is full (the caller then runs the task itself). */
+static inline bool xomp_ring_push(struct xomp_team *team, struct xomp_worker *me, unsigned c,
+                                  struct xomp_task *t)
+{
+    struct xomp_worker *cw = &team->workers[c];
+    /* relaxed: this member is the only writer of rings[me->id] (it creates
+     * the ring), so it reads its own store. */
+    xomp_slot_t *ring = atomic_load_explicit(&cw->rings[me->id], memory_order_relaxed);
+    if (__builtin_expect(!ring, 0))
+        ring = xomp_ring_create(team, c, me->id);
+    uint32_t head = me->push_head[c];
+    /* acquire: pairs with the consumer's release store of NULL in pop, so
+     * its read of the previous occupant happened before we reuse the slot. */
+    if (atomic_load_explicit(&ring[head], memory_order_acquire) != NULL)
+        return false;
+    /* release: publishes the task's contents to the consumer's acquire load
+     * in xomp_ring_pop. */
+    atomic_store_explicit(&ring[head], t, memory_order_release);
+    me->push_head[c] = (head + 1) & (team->ring_size - 1);
+    return true;
+}
+
+/* Take the oldest task from ring [me][p], or NULL if it is empty. */
+static inline struct xomp_task *xomp_ring_pop(struct xomp_team *team, struct xomp_worker *me,
+                                              unsigned p)
+{
+    /* acquire: pairs with the producer's release store publishing the ring. */
+    xomp_slot_t *ring = atomic_load_explicit(&me->rings[p], memory_order_acquire);
+    if (!ring)
+        return NULL;
+    uint32_t tail = me->pop_tail[p];
+    /* acquire: pairs with the release store in xomp_ring_push. */
+    struct xomp_task *t = atomic_load_explicit(&ring[tail], memory_order_acquire);
+    if (!t)
+        return NULL;
+    /* release: hands the slot back; pairs with the producer's acquire check. */
+    atomic_store_explicit(&ring[tail], NULL, memory_order_release);
+    me->pop_tail[p] = (tail + 1) & (team->ring_size - 1);
+    return t;
+}
+
+/* Is ring [me][p] non-empty?  (Used by the sleep protocol's recheck.) */
+static inline bool xomp_ring_ready(struct xomp_worker *me, unsigned p)
+{
+    xomp_slot_t *ring = atomic_load_explicit(&me->rings[p], memory_order_acquire);
+    return ring && atomic_load_explicit(&ring[me->pop_tail[p]], memory_order_relaxed) != NULL;
+}
+
+/* Next task for member `me`: own ring, then the hinted ring, then a scan of
+ * all rings starting after the last one that had work. */
+struct xomp_task *xomp_xqueue_pop(struct xomp_team *team, struct xomp_worker *me);
+
+/* Does any ring of `me` hold a task? */
+bool xomp_xqueue_has_work(struct xomp_team *team, struct xomp_worker *me);
+
+#endif

@@ -1,0 +1,306 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Explicit tasks: creation, placement, execution, completion, taskwait,
+ * taskgroup.  The memory-lifetime and wake-up arguments are in
+ * src/task/README.md.
+ */
+#include "task_core.h"
+
+#include "../runtime/log.h"
+#include "../runtime/thread.h"
+#include "../sched/xqueue.h"
+#include "task_alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void xomp_task_init_implicit(struct xomp_task *t, struct xomp_thread *owner,
+                             struct xomp_task *parent, const struct xomp_icv *icv)
+{
+    t->fn = NULL;
+    t->data = NULL;
+    t->parent = parent;
+    t->taskgroup = NULL;
+    t->owner = owner;
+    atomic_store_explicit(&t->child_state, 0, memory_order_relaxed);
+    t->created_children = 0;
+    t->icv = *icv;
+    t->flags = XOMP_TASK_IMPLICIT;
+    t->size_class = 0;
+    t->creator = 0;
+    t->priority = 0;
+    t->next = NULL;
+}
+
+/* ---- completion ---- */
+
+/* The task's own body has finished: free it now, or leave that to its
+ * last running child. */
+static void task_release_self(struct xomp_thread *thr, struct xomp_task *t)
+{
+    if (t->created_children == 0) {
+        /* No child ever existed, so nobody else holds a pointer to t. */
+        xomp_task_free(&thr->cache, t);
+        return;
+    }
+    /* acq_rel: acquire pairs with the children's RMWs (their last accesses
+     * to t happened before); release publishes created_children to the
+     * child that will see FINISHED and free t. */
+    uint64_t old =
+        atomic_fetch_add_explicit(&t->child_state, XOMP_TASK_FINISHED, memory_order_acq_rel);
+    if (old == t->created_children)
+        xomp_task_free(&thr->cache, t);
+}
+
+/* Tell the parent and the taskgroup that `t` completed.  Fields of t must
+ * be read by the caller before t may be freed. */
+static void task_notify(struct xomp_thread *thr, struct xomp_task *parent,
+                        struct xomp_taskgroup *tg)
+{
+    if (tg) {
+        /* Read the waiter before the decrement: once pending reaches 0 the
+         * waiter may free tg. */
+        struct xomp_thread *waiter = tg->owner;
+        /* seq_cst: publishes the completion (release) and orders it before
+         * the load of waiter->sleeping (see xomp_wake_after_sc_rmw). */
+        if (atomic_fetch_sub_explicit(&tg->pending, 1, memory_order_seq_cst) == 1)
+            xomp_wake_after_sc_rmw(&waiter->waker);
+    }
+    struct xomp_thread *waiter = parent->owner;
+    /* seq_cst RMW, as above; pairs with the acquire load in taskwait. */
+    uint64_t old = atomic_fetch_add_explicit(&parent->child_state, 1, memory_order_seq_cst);
+    if (old & XOMP_TASK_FINISHED) {
+        /* The parent finished first; the last child frees it.  Reading
+         * created_children is safe: the parent wrote it before its release
+         * RMW that set FINISHED, which our RMW read. */
+        if ((old & ~XOMP_TASK_FINISHED) + 1 == parent->created_children)
+            xomp_task_free(&thr->cache, parent);
+    } else {
+        xomp_wake_after_sc_rmw(&waiter->waker);
+    }
+}
+
+/* Execute a task taken from a ring (or refused by a full ring). */
+static void task_execute(struct xomp_thread *thr, struct xomp_task *t)
+{
+    struct xomp_task *prev = thr->task;
+    struct xomp_worker *w = thr->worker;
+    struct xomp_task *parent = t->parent;
+    t->owner = thr;
+    thr->task = t;
+    thr->depth++;
+    t->fn(t->data);
+    thr->depth--;
+    thr->task = prev;
+
+    struct xomp_taskgroup *tg = t->taskgroup;
+    task_release_self(thr, t);
+    task_notify(thr, parent, tg);
+    if (w->team->barrier_kind == XOMP_BARRIER_CENTRAL)
+        /* release: the barrier's acquire load of pending sees this task's
+         * effects. */
+        atomic_fetch_sub_explicit(&w->team->bar.central_pending, 1, memory_order_release);
+    else
+        w->finished++; /* thread-private; published by the barrier gather */
+}
+
+bool xomp_task_run_one(struct xomp_thread *thr)
+{
+    struct xomp_team *team = thr->team;
+    if (!team)
+        return false;
+    struct xomp_task *t = xomp_xqueue_pop(team, thr->worker);
+    if (!t)
+        return false;
+    task_execute(thr, t);
+    return true;
+}
+
+/* ---- creation ---- */
+
+static unsigned place_task(struct xomp_team *team, struct xomp_worker *me)
+{
+    if (xomp_cfg.placement == XOMP_PLACEMENT_LOCAL)
+        return me->id;
+    unsigned c = me->rr_next;
+    me->rr_next = c + 1 == team->nthreads ? 0 : c + 1;
+    return c;
+}
+
+static void task_submit(struct xomp_thread *thr, struct xomp_task *t)
+{
+    struct xomp_team *team = thr->team;
+    struct xomp_worker *me = thr->worker;
+    unsigned c = place_task(team, me);
+    if (xomp_ring_push(team, me, c, t)) {
+        if (c != me->id) {
+            struct xomp_worker *cw = &team->workers[c];
+            /* relaxed: advice only (see xomp_xqueue_pop); skip the store when
+             * it would not change, to keep the line shared. */
+            if (atomic_load_explicit(&cw->hint, memory_order_relaxed) != me->id)
+                atomic_store_explicit(&cw->hint, me->id, memory_order_relaxed);
+            xomp_wake_if_sleeping(&cw->thread->waker);
+        }
+        return;
+    }
+    /* The ring is full: run the task now instead of waiting for room. */
+    task_execute(thr, t);
+}
+
+void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
+                     void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
+                     bool undeferred, unsigned flags, int priority)
+{
+    struct xomp_task *parent = thr->task;
+    struct xomp_team *team = thr->team;
+    bool final = (flags & GOMP_TASK_FLAG_FINAL) || (parent->flags & XOMP_TASK_FINAL);
+    /* Run now: if(0), inside a final task, outside any team, or too deep
+     * (bounded stack: a frame this deep gets no deferred children, so it
+     * never waits for any, see README). */
+    if (!team || (parent->flags & XOMP_TASK_FINAL) || thr->depth >= xomp_cfg.max_depth)
+        undeferred = true;
+
+    void *args;
+    struct xomp_task *t;
+    if (undeferred && !cpyfn) {
+        /* No copy needed: the arguments live in the caller's frame until the
+         * task has run. */
+        t = xomp_task_alloc(&thr->cache, 0, 1, &args);
+        args = data;
+    } else {
+        t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
+        if (cpyfn)
+            cpyfn(args, data);
+        else if (arg_size)
+            memcpy(args, data, arg_size);
+    }
+    t->fn = fn;
+    t->data = args;
+    t->parent = parent;
+    t->taskgroup = parent->taskgroup;
+    atomic_store_explicit(&t->child_state, 0, memory_order_relaxed);
+    t->created_children = 0;
+    t->icv = parent->icv;
+    t->flags |= (final ? XOMP_TASK_FINAL : 0) | ((flags & GOMP_TASK_FLAG_UNTIED) ? XOMP_TASK_UNTIED : 0);
+    t->priority = priority;
+    t->next = NULL;
+
+    if (undeferred) {
+        /* An undeferred task is not counted as a child: it completes before
+         * the parent continues. */
+        struct xomp_task *prev = thr->task;
+        t->flags |= XOMP_TASK_UNDEFERRED;
+        t->owner = thr;
+        t->creator = (uint16_t)thr->team_id;
+        thr->task = t;
+        thr->depth++;
+        fn(args);
+        thr->depth--;
+        thr->task = prev;
+        task_release_self(thr, t);
+        return;
+    }
+
+    struct xomp_worker *me = thr->worker;
+    t->creator = (uint16_t)me->id;
+    parent->created_children++;
+    if (t->taskgroup)
+        /* relaxed: the decrement happens after the task was popped, i.e.
+         * after this increment in happens-before, hence in modification
+         * order. */
+        atomic_fetch_add_explicit(&t->taskgroup->pending, 1, memory_order_relaxed);
+    if (team->barrier_kind == XOMP_BARRIER_CENTRAL)
+        atomic_fetch_add_explicit(&team->bar.central_pending, 1, memory_order_relaxed);
+    else
+        me->spawned++; /* thread-private; published by the barrier gather */
+    task_submit(thr, t);
+}
+
+/* ---- waiting ---- */
+
+struct wait_ctx {
+    struct xomp_thread *thr;
+    _Atomic uint64_t *word; /* child_state or taskgroup pending */
+    uint64_t mask;
+    uint64_t target;
+    bool help;              /* may run queued tasks while waiting */
+};
+
+static bool wait_done(const struct wait_ctx *c)
+{
+    /* acquire: pairs with the seq_cst RMWs of completing tasks, so their
+     * effects are visible once we return. */
+    return (atomic_load_explicit(c->word, memory_order_acquire) & c->mask) == c->target;
+}
+
+static bool wait_recheck(void *arg)
+{
+    struct wait_ctx *c = arg;
+    return wait_done(c) ||
+           (c->help && xomp_xqueue_has_work(c->thr->team, c->thr->worker));
+}
+
+/* Run queued tasks (when allowed) until *word & mask == target. */
+static void wait_helping(struct wait_ctx *c)
+{
+    struct xomp_thread *thr = c->thr;
+    struct xomp_idle idle;
+    xomp_idle_init(&idle);
+    while (!wait_done(c)) {
+        if (c->help && xomp_task_run_one(thr)) {
+            xomp_idle_init(&idle);
+            continue;
+        }
+        xomp_idle_step(&thr->waker, &idle, wait_recheck, c);
+    }
+}
+
+void xomp_taskwait(struct xomp_thread *thr)
+{
+    struct xomp_task *t = thr->task;
+    if (!t->created_children)
+        return;
+    struct wait_ctx c = {
+        .thr = thr,
+        .word = &t->child_state,
+        .mask = ~XOMP_TASK_FINISHED,
+        .target = t->created_children,
+        .help = thr->team != NULL && thr->depth < xomp_cfg.max_depth,
+    };
+    wait_helping(&c);
+}
+
+void xomp_taskyield(struct xomp_thread *thr)
+{
+    if (thr->team && thr->depth < xomp_cfg.max_depth)
+        xomp_task_run_one(thr);
+}
+
+void xomp_taskgroup_start(struct xomp_thread *thr)
+{
+    struct xomp_taskgroup *tg = malloc(sizeof *tg);
+    if (!tg)
+        xomp_fatal("out of memory allocating a taskgroup");
+    atomic_init(&tg->pending, 0);
+    tg->owner = thr;
+    tg->prev = thr->task->taskgroup;
+    thr->task->taskgroup = tg;
+}
+
+void xomp_taskgroup_end(struct xomp_thread *thr)
+{
+    struct xomp_task *t = thr->task;
+    struct xomp_taskgroup *tg = t->taskgroup;
+    if (!tg)
+        xomp_fatal("GOMP_taskgroup_end without a matching GOMP_taskgroup_start");
+    struct wait_ctx c = {
+        .thr = thr,
+        .word = &tg->pending,
+        .mask = ~UINT64_C(0),
+        .target = 0,
+        .help = thr->team != NULL && thr->depth < xomp_cfg.max_depth,
+    };
+    wait_helping(&c);
+    t->taskgroup = tg->prev;
+    free(tg);
+}

@@ -1,0 +1,143 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+#include "task_alloc.h"
+
+#include "../runtime/log.h"
+#include "task.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Block sizes of the classes; a task needing more is malloc'ed. */
+static const size_t class_size[XOMP_TASK_CLASSES] = {256, 512, 1024, 4096};
+
+/* Blocks obtained from malloc at once when a cache and the depot are empty. */
+#define CHUNK_BLOCKS 64
+/* A cache holding more than HIGH blocks of a class gives BATCH to the depot. */
+#define CACHE_HIGH 4096
+#define DEPOT_BATCH 1024
+
+/* A batch of free blocks in the depot; the header lives in its first block. */
+struct depot_batch {
+    struct depot_batch *next;
+    struct xomp_task *blocks; /* the other blocks, linked through task->next */
+    uint32_t count;           /* blocks including the header block */
+};
+
+static _Atomic(struct depot_batch *) depot[XOMP_TASK_CLASSES];
+
+static void depot_push(unsigned cls, struct depot_batch *b)
+{
+    /* relaxed load, then release CAS: a taker's acquire exchange sees the
+     * batch's contents.  Pushing cannot suffer ABA: the CAS only succeeds if
+     * the head is the one we linked to. */
+    struct depot_batch *head = atomic_load_explicit(&depot[cls], memory_order_relaxed);
+    do
+        b->next = head;
+    while (!atomic_compare_exchange_weak_explicit(&depot[cls], &head, b, memory_order_release,
+                                                  memory_order_relaxed));
+}
+
+/* Move every batch in the depot into the cache.  Returns blocks moved. */
+static uint32_t depot_take_all(struct xomp_task_cache *cache, unsigned cls)
+{
+    if (!atomic_load_explicit(&depot[cls], memory_order_relaxed))
+        return 0;
+    /* acquire: pairs with the release CAS in depot_push. */
+    struct depot_batch *b = atomic_exchange_explicit(&depot[cls], NULL, memory_order_acquire);
+    uint32_t moved = 0;
+    while (b) {
+        struct depot_batch *next = b->next;
+        struct xomp_task *chain = b->blocks;
+        uint32_t count = b->count;
+        struct xomp_task *header = (struct xomp_task *)(void *)b;
+        header->next = chain;
+        /* Append the whole chain (header first) to the cache list. */
+        struct xomp_task *tail = header;
+        while (tail->next)
+            tail = tail->next;
+        tail->next = cache->free[cls];
+        cache->free[cls] = header;
+        cache->count[cls] += count;
+        moved += count;
+        b = next;
+    }
+    return moved;
+}
+
+static void cache_refill(struct xomp_task_cache *cache, unsigned cls)
+{
+    if (depot_take_all(cache, cls))
+        return;
+    size_t size = class_size[cls];
+    char *chunk = aligned_alloc(64, size * CHUNK_BLOCKS);
+    if (!chunk)
+        xomp_fatal("out of memory allocating task storage (%zu bytes)", size * CHUNK_BLOCKS);
+    for (int i = CHUNK_BLOCKS - 1; i >= 0; i--) {
+        struct xomp_task *t = (struct xomp_task *)(void *)(chunk + (size_t)i * size);
+        t->next = cache->free[cls];
+        cache->free[cls] = t;
+    }
+    cache->count[cls] += CHUNK_BLOCKS;
+}
+
+static void cache_spill(struct xomp_task_cache *cache, unsigned cls)
+{
+    struct xomp_task *first = cache->free[cls];
+    struct xomp_task *last = first;
+    for (int i = 1; i < DEPOT_BATCH; i++)
+        last = last->next;
+    cache->free[cls] = last->next;
+    cache->count[cls] -= DEPOT_BATCH;
+    last->next = NULL;
+    struct depot_batch *b = (struct depot_batch *)(void *)first;
+    b->blocks = first->next;
+    b->count = DEPOT_BATCH;
+    depot_push(cls, b);
+}
+
+struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size,
+                                  size_t arg_align, void **args)
+{
+    if (arg_align < sizeof(void *))
+        arg_align = sizeof(void *);
+    size_t offset = (sizeof(struct xomp_task) + arg_align - 1) & ~(arg_align - 1);
+    size_t need = offset + arg_size;
+
+    unsigned cls = 0;
+    while (cls < XOMP_TASK_CLASSES && class_size[cls] < need)
+        cls++;
+    /* Blocks are 64-byte aligned: larger alignments need the heap path. */
+    struct xomp_task *t;
+    if (cls == XOMP_TASK_CLASSES || arg_align > 64) {
+        size_t align = arg_align > 64 ? arg_align : 64;
+        t = aligned_alloc(align, (need + align - 1) & ~(align - 1));
+        if (!t)
+            xomp_fatal("out of memory allocating a task with %zu bytes of arguments", arg_size);
+        t->size_class = XOMP_TASK_CLASSES;
+        t->flags = XOMP_TASK_HEAP;
+    } else {
+        if (__builtin_expect(!cache->free[cls], 0))
+            cache_refill(cache, cls);
+        t = cache->free[cls];
+        cache->free[cls] = t->next;
+        cache->count[cls]--;
+        t->size_class = (uint16_t)cls;
+        t->flags = 0;
+    }
+    *args = (char *)t + offset;
+    return t;
+}
+
+void xomp_task_free(struct xomp_task_cache *cache, struct xomp_task *t)
+{
+    unsigned cls = t->size_class;
+    if (cls == XOMP_TASK_CLASSES) {
+        free(t);
+        return;
+    }
+    t->next = cache->free[cls];
+    cache->free[cls] = t;
+    if (__builtin_expect(++cache->count[cls] > CACHE_HIGH, 0))
+        cache_spill(cache, cls);
+}
