@@ -2,7 +2,11 @@
 /* Library start-up and the version query. */
 #include "../../include/xomp.h"
 #include "../runtime/config.h"
+#include "../runtime/thread.h"
+#include "../topo/topo.h"
 #include "abi.h"
+
+#include <stdlib.h>
 
 void xomp_thread_init(void);
 
@@ -14,7 +18,19 @@ XOMP_EXPORT const char *xomp_version(void)
 __attribute__((constructor)) static void xomp_init(void)
 {
     xomp_config_init();
+    xomp_places_init();
+    if (xomp_places_count() > 0) {
+        /* OMP_PLACES alone turns binding on (bind-var true), as in libgomp. */
+        if (xomp_cfg.places_set && !getenv("OMP_PROC_BIND"))
+            xomp_cfg.icv.bind = XOMP_BIND_TRUE;
+        xomp_cfg.icv.part_first = 0;
+        xomp_cfg.icv.part_len = (uint16_t)xomp_places_count();
+    }
     xomp_thread_init();
+    /* With binding on, the initial thread sits on the first place. */
+    if (xomp_cfg.icv.bind != XOMP_BIND_FALSE && xomp_places_count() > 0 &&
+        xomp_place_bind_self(0))
+        xomp_self()->place = 0;
     if (xomp_cfg.display_env)
         xomp_display_env(xomp_cfg.display_env == 2);
 }

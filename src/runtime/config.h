@@ -50,6 +50,8 @@ struct xomp_icv {
     uint8_t nthreads_pos;       /* position in the OMP_NUM_THREADS list */
     uint8_t bind_pos;           /* position in the OMP_PROC_BIND list */
     int16_t default_device;     /* default-device-var */
+    uint16_t part_first;        /* place-partition-var: first place ... */
+    uint16_t part_len;          /* ... and number of places */
 };
 
 /* Settings read from the environment at start-up; read-only afterwards. */

@@ -74,10 +74,14 @@ static struct xomp_team *team_create(unsigned capacity, unsigned level)
     team->ring_size = ring_size_for(capacity);
     team->workers = workers;
     team->keeps_threads = level == 1;
+    team->member_place = xcalloc(capacity, sizeof *team->member_place);
+    team->member_part_first = xcalloc(capacity, sizeof *team->member_part_first);
+    team->member_part_len = xcalloc(capacity, sizeof *team->member_part_len);
     for (unsigned i = 0; i < capacity; i++) {
         struct xomp_worker *w = &workers[i];
         w->team = team;
         w->id = i;
+        w->bar_ticket = 1; /* report cells start at 0: ticket 0 would read as reported */
         w->push_head = xcalloc(capacity, sizeof *w->push_head);
         w->pop_tail = xcalloc(capacity, sizeof *w->pop_tail);
         w->rings = xcalloc(capacity, sizeof *w->rings);
@@ -116,6 +120,9 @@ static void team_destroy(struct xomp_team *team)
         free(w->pop_tail);
     }
     free(team->workers);
+    free(team->member_place);
+    free(team->member_part_first);
+    free(team->member_part_len);
     free(team);
 }
 

@@ -76,6 +76,11 @@ struct xomp_team {
     struct xomp_thread *master;
     unsigned reserved;          /* keeps_threads: workers 1..reserved own a thread */
     struct xomp_icv icv;        /* ICVs of the implicit tasks of this region */
+    /* Affinity plan of the region (topo/binding.c), per member. */
+    bool binding;
+    int *member_place;
+    uint16_t *member_part_first;
+    uint16_t *member_part_len;
     /* The master's state before the region, restored at its end. */
     struct xomp_task *saved_task;
     struct xomp_team *saved_team;

@@ -1,0 +1,73 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Shared by the OpenMP test programs.  Each test is an ordinary
+ * `gcc -fopenmp` program; the test driver runs it on xomp (through
+ * lib/libgomp.so.1 on LD_LIBRARY_PATH, or LD_PRELOAD) and on the system
+ * libgomp (a test that fails there is a wrong test).
+ *
+ * XOMP_TEST_RUNTIME names the runtime the test must be running on ("xomp"
+ * or "gomp"; default "xomp").  The check runs before main, so a test that
+ * silently ran on the wrong runtime fails instead of passing.
+ */
+#ifndef XOMP_TEST_H
+#define XOMP_TEST_H
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int xomp_test_failures;
+
+/* Record a failure (keeps going, so that one run reports every problem). */
+#define CHECK(cond, ...)                                                                 \
+    do {                                                                                 \
+        if (!(cond)) {                                                                   \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);     \
+            fprintf(stderr, __VA_ARGS__);                                                \
+            fputc('\n', stderr);                                                         \
+            __atomic_add_fetch(&xomp_test_failures, 1, __ATOMIC_RELAXED);                \
+        }                                                                                \
+    } while (0)
+
+static inline int test_runtime_is_xomp(void)
+{
+    return dlsym(RTLD_DEFAULT, "xomp_version") != NULL;
+}
+
+__attribute__((constructor)) static void xomp_test_check_runtime(void)
+{
+    const char *want = getenv("XOMP_TEST_RUNTIME");
+    if (!want || !*want)
+        want = "xomp";
+    int on_xomp = test_runtime_is_xomp();
+    if (strcmp(want, "xomp") == 0 && !on_xomp) {
+        fprintf(stderr, "FAIL: this test must run on xomp, but xomp_version is not defined "
+                        "(the system libgomp was loaded)\n");
+        exit(99);
+    }
+    if (strcmp(want, "gomp") == 0 && on_xomp) {
+        fprintf(stderr, "FAIL: this test must run on libgomp, but xomp was loaded\n");
+        exit(99);
+    }
+    if (on_xomp) {
+        const char *(*version)(void) = (const char *(*)(void))dlsym(RTLD_DEFAULT, "xomp_version");
+        if (getenv("XOMP_TEST_VERBOSE"))
+            fprintf(stderr, "running on xomp %s\n", version());
+    }
+}
+
+/* Exit status of a test: 0 when every CHECK held. */
+static inline int test_result(void)
+{
+    if (xomp_test_failures) {
+        fprintf(stderr, "FAIL: %d check(s) failed\n", xomp_test_failures);
+        return 1;
+    }
+    return 0;
+}
+
+#endif

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0
+#
+# Run the stress programs on xomp under a matrix of scheduler settings that
+# change which interleavings happen: sleeping at once (XOMP_SPIN_US=0) so
+# every push must wake its consumer, rings of 2 slots so most pushes fail
+# and run inline, both placements, both barriers, tree arities, odd and
+# oversubscribed thread counts.  Usage: stress_matrix.sh BUILD_DIR
+set -u
+build=${1:?usage: stress_matrix.sh BUILD_DIR}
+programs=(test_stress_barrier_late_push test_stress_random_trees test_omp_task_fib)
+failed=0
+runs=0
+
+run() {
+    local prog=$1; shift
+    runs=$((runs + 1))
+    if ! env "$@" LD_LIBRARY_PATH="$build/lib" XOMP_TEST_RUNTIME=xomp timeout 300 \
+            "$build/tests/$prog" >/tmp/xomp_stress.$$ 2>&1; then
+        echo "FAILED: $* $prog"
+        tail -5 /tmp/xomp_stress.$$
+        failed=$((failed + 1))
+    fi
+}
+
+if [ -n "${XOMP_SANITIZE:-}" ]; then
+    threads_list="2 3"
+    spins="0"
+else
+    threads_list="2 3 8"
+    spins="0 1000"
+fi
+
+for prog in "${programs[@]}"; do
+    for threads in $threads_list; do
+        for spin in $spins; do
+            for barrier in tree central; do
+                for placement in rr local; do
+                    for qsize in 2 256; do
+                        run "$prog" OMP_NUM_THREADS=$threads XOMP_SPIN_US=$spin \
+                            XOMP_BARRIER=$barrier XOMP_PLACEMENT=$placement \
+                            XOMP_QUEUE_SIZE=$qsize
+                    done
+                done
+            done
+        done
+        run "$prog" OMP_NUM_THREADS=$threads XOMP_BARRIER_ARITY=4 XOMP_SPIN_US=0
+        run "$prog" OMP_NUM_THREADS=$threads XOMP_MAX_DEPTH=2
+    done
+done
+rm -f /tmp/xomp_stress.$$
+echo "stress matrix: $runs runs, $failed failed"
+[ "$failed" -eq 0 ]
