@@ -169,6 +169,7 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
     w->rr_next = id + 1 < team->nthreads ? id + 1 : 0;
     w->scan_next = 0;
     w->ws_count = 0;
+    w->spawned = w->finished = 0;
     w->bar_ticket = team->barrier_kind == XOMP_BARRIER_TREE ? team->bar.base_ticket : 0;
     xomp_task_init_implicit(&w->implicit_task, thr, team->parent_task, &team->icv);
     thr->team = team;
@@ -204,6 +205,9 @@ void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, u
     struct xomp_team *outer = thr->team;
     unsigned level = outer ? outer->level + 1 : 1;
     struct xomp_team *team = team_for_region(thr, level, &n);
+    /* Members of the previous region may still be passing its release down
+     * the tree: wait until none touches the team before changing it. */
+    team_wait_left(team, team->nthreads);
 
     team->nthreads = n;
     team->fn = fn;
@@ -216,17 +220,14 @@ void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, u
     team->master = thr;
     team->region++;
     team->barrier_kind = xomp_cfg.barrier;
+    atomic_store_explicit(&team->cancelled, false, memory_order_relaxed);
     xomp_icv_next_level(&thr->task->icv, &team->icv);
     xomp_bind_plan(team, thr, flags & 7);
 
-    /* Barrier bases: tickets continue from the master's (the largest);
-     * members outside this region contribute constant counters. */
+    /* Barrier: tickets continue from the master's (the largest); every
+     * member's task counters start from zero (member_begin). */
     team->bar.base_ticket = team->workers[0].bar_ticket;
-    team->bar.inactive_spawned = team->bar.inactive_finished = 0;
-    for (unsigned i = n; i < team->capacity; i++) {
-        team->bar.inactive_spawned += team->workers[i].spawned;
-        team->bar.inactive_finished += team->workers[i].finished;
-    }
+    team->bar.final_spawned = 0;
     team->bar.central_base_arrived =
         atomic_load_explicit(&team->bar.central_arrived, memory_order_relaxed);
     team->bar.central_base_gen = atomic_load_explicit(&team->bar.central_gen, memory_order_relaxed);

@@ -72,6 +72,7 @@ struct xomp_team {
     void *data;
     uint64_t region;            /* regions run by this team object */
     bool keeps_threads;         /* outermost hot team: members stay reserved */
+    _Atomic bool cancelled;     /* `cancel parallel` was requested (cancel.c) */
     enum xomp_barrier_kind barrier_kind;
     struct xomp_thread *master;
     unsigned reserved;          /* keeps_threads: workers 1..reserved own a thread */

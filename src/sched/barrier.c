@@ -86,10 +86,6 @@ static void tree_wait(struct xomp_thread *thr)
         /* Idle, with every child's subtree reported: report ours. */
         if (!c.reported && children_reported(&c)) {
             uint64_t spawned = w->spawned, finished = w->finished;
-            if (w->id == 0) {
-                spawned += team->bar.inactive_spawned;
-                finished += team->bar.inactive_finished;
-            }
             for (unsigned ch = c.first_child; ch < c.last_child; ch++) {
                 spawned += team->workers[ch].bar.rep_spawned;
                 finished += team->workers[ch].bar.rep_finished;
@@ -219,4 +215,11 @@ void xomp_barrier_wait(struct xomp_thread *thr)
         central_wait(thr);
     else
         tree_wait(thr);
+}
+
+bool xomp_barrier_wait_cancellable(struct xomp_thread *thr)
+{
+    xomp_barrier_wait(thr);
+    /* acquire: pairs with the release store of GOMP_cancel(parallel). */
+    return atomic_load_explicit(&thr->team->cancelled, memory_order_acquire);
 }

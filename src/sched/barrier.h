@@ -18,6 +18,7 @@
 #define XOMP_BARRIER_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct xomp_thread;
@@ -42,11 +43,6 @@ struct xomp_bar_team {
     /* Root-only (the master): tasks created in total when the last barrier
      * released; a first wave that finds the same total needs no second. */
     uint64_t final_spawned;
-    /* Set by the master at region start: counters of the members that are
-     * not part of this region (they stay constant while it runs); the root
-     * adds them, so that the sums cover every member the team ever had. */
-    uint64_t inactive_spawned;
-    uint64_t inactive_finished;
     /* Set by the master before it launches a region, read by each member
      * when it starts: the tree's first ticket, and the central counters'
      * values at the start of the region. */
@@ -62,5 +58,10 @@ struct xomp_bar_team {
 /* Wait at the team barrier: keep running tasks until every thread has
  * arrived and every task of the team has completed. */
 void xomp_barrier_wait(struct xomp_thread *thr);
+
+/* The same, at a cancellation point (GOMP_barrier_cancel, the end of a
+ * worksharing construct with `_cancel`): returns true when the parallel
+ * region has been cancelled. */
+bool xomp_barrier_wait_cancellable(struct xomp_thread *thr);
 
 #endif

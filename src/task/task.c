@@ -38,22 +38,23 @@ void xomp_task_init_implicit(struct xomp_task *t, struct xomp_thread *owner,
  * last running child. */
 static void task_release_self(struct xomp_thread *thr, struct xomp_task *t)
 {
-    if (t->created_children == 0) {
+    int64_t created = (int64_t)t->created_children;
+    if (created == 0) {
         /* No child ever existed, so nobody else holds a pointer to t. */
         xomp_task_free(&thr->cache, t);
         return;
     }
     /* acq_rel: acquire pairs with the children's RMWs (their last accesses
-     * to t happened before); release publishes created_children to the
-     * child that will see FINISHED and free t. */
-    uint64_t old =
-        atomic_fetch_add_explicit(&t->child_state, XOMP_TASK_FINISHED, memory_order_acq_rel);
-    if (old == t->created_children)
+     * to t happened before); release orders our accesses before the RMW of
+     * the child that will free t. */
+    int64_t old = atomic_fetch_add_explicit(&t->child_state, XOMP_TASK_FINISHED + created,
+                                            memory_order_acq_rel);
+    if (old == -created) /* every child had completed */
         xomp_task_free(&thr->cache, t);
 }
 
-/* Tell the parent and the taskgroup that `t` completed.  Fields of t must
- * be read by the caller before t may be freed. */
+/* Tell the parent and the taskgroup that a task completed.  The caller read
+ * them from the task before it may have been freed. */
 static void task_notify(struct xomp_thread *thr, struct xomp_task *parent,
                         struct xomp_taskgroup *tg)
 {
@@ -66,18 +67,14 @@ static void task_notify(struct xomp_thread *thr, struct xomp_task *parent,
         if (atomic_fetch_sub_explicit(&tg->pending, 1, memory_order_seq_cst) == 1)
             xomp_wake_after_sc_rmw(&waiter->waker);
     }
+    /* Likewise: after the RMW the parent may be freed by another child. */
     struct xomp_thread *waiter = parent->owner;
     /* seq_cst RMW, as above; pairs with the acquire load in taskwait. */
-    uint64_t old = atomic_fetch_add_explicit(&parent->child_state, 1, memory_order_seq_cst);
-    if (old & XOMP_TASK_FINISHED) {
-        /* The parent finished first; the last child frees it.  Reading
-         * created_children is safe: the parent wrote it before its release
-         * RMW that set FINISHED, which our RMW read. */
-        if ((old & ~XOMP_TASK_FINISHED) + 1 == parent->created_children)
-            xomp_task_free(&thr->cache, parent);
-    } else {
-        xomp_wake_after_sc_rmw(&waiter->waker);
-    }
+    int64_t old = atomic_fetch_sub_explicit(&parent->child_state, 1, memory_order_seq_cst);
+    if (old == XOMP_TASK_FINISHED + 1)
+        xomp_task_free(&thr->cache, parent); /* parent finished; we were its last child */
+    else if (old <= 0)
+        xomp_wake_after_sc_rmw(&waiter->waker); /* parent running: maybe in taskwait */
 }
 
 /* Execute a task taken from a ring (or refused by a full ring). */
@@ -220,9 +217,8 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
 
 struct wait_ctx {
     struct xomp_thread *thr;
-    _Atomic uint64_t *word; /* child_state or taskgroup pending */
-    uint64_t mask;
-    uint64_t target;
+    _Atomic int64_t *word; /* child_state or taskgroup pending */
+    int64_t target;
     bool help;              /* may run queued tasks while waiting */
 };
 
@@ -230,7 +226,7 @@ static bool wait_done(const struct wait_ctx *c)
 {
     /* acquire: pairs with the seq_cst RMWs of completing tasks, so their
      * effects are visible once we return. */
-    return (atomic_load_explicit(c->word, memory_order_acquire) & c->mask) == c->target;
+    return atomic_load_explicit(c->word, memory_order_acquire) == c->target;
 }
 
 static bool wait_recheck(void *arg)
@@ -240,7 +236,7 @@ static bool wait_recheck(void *arg)
            (c->help && xomp_xqueue_has_work(c->thr->team, c->thr->worker));
 }
 
-/* Run queued tasks (when allowed) until *word & mask == target. */
+/* Run queued tasks (when allowed) until *word == target. */
 static void wait_helping(struct wait_ctx *c)
 {
     struct xomp_thread *thr = c->thr;
@@ -263,8 +259,7 @@ void xomp_taskwait(struct xomp_thread *thr)
     struct wait_ctx c = {
         .thr = thr,
         .word = &t->child_state,
-        .mask = ~XOMP_TASK_FINISHED,
-        .target = t->created_children,
+        .target = -(int64_t)t->created_children,
         .help = thr->team != NULL && thr->depth < xomp_cfg.max_depth,
     };
     wait_helping(&c);
@@ -296,7 +291,6 @@ void xomp_taskgroup_end(struct xomp_thread *thr)
     struct wait_ctx c = {
         .thr = thr,
         .word = &tg->pending,
-        .mask = ~UINT64_C(0),
         .target = 0,
         .help = thr->team != NULL && thr->depth < xomp_cfg.max_depth,
     };

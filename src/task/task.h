@@ -14,11 +14,12 @@
  *
  * Memory lifetime.  A child updates parent->child_state when it completes,
  * so a parent must outlive its children even when it finishes first.
- * child_state packs a FINISHED bit with the count of completed children;
- * whoever makes the state read "finished, and completed == created" frees the
- * task: the task itself when it finishes after its last child, or the last
- * child when it completes after the parent finished.  The atomic add decides
- * exactly one of them.  See src/task/README.md.
+ * child_state is -(children completed) while the task runs, and
+ * FINISHED + (children still running) once its body returned; whoever brings
+ * it to exactly FINISHED frees the task: the task itself when it finishes
+ * after its last child, or the last child when it completes after the parent
+ * finished.  Each decides from the value its own atomic RMW returns and
+ * never reads the parent after it.  See src/task/README.md.
  */
 #ifndef XOMP_TASK_H
 #define XOMP_TASK_H
@@ -40,8 +41,10 @@ enum xomp_task_flags {
     XOMP_TASK_HEAP = 1u << 4,     /* allocated by malloc, not from a cache */
 };
 
-/* Bit 63 of child_state: the task's own body has finished. */
-#define XOMP_TASK_FINISHED (UINT64_C(1) << 63)
+/* Added to child_state (with the number of children created) when the
+ * task's own body has finished.  Counts stay far below 2^62, so the signed
+ * state is <= 0 before and >= FINISHED after. */
+#define XOMP_TASK_FINISHED (INT64_C(1) << 62)
 
 struct xomp_task {
     void (*fn)(void *);
@@ -52,9 +55,10 @@ struct xomp_task {
     struct xomp_taskgroup *taskgroup;
     /* Thread executing the task; children wake it when it may be waiting. */
     struct xomp_thread *owner;
-    /* FINISHED bit | number of completed children.  Children add 1 with a
-     * seq_cst RMW (see complete_task); the owner reads it in taskwait. */
-    _Atomic uint64_t child_state;
+    /* -(completed children), then FINISHED + (running children); see above.
+     * Children subtract 1 with a seq_cst RMW; taskwait waits for
+     * -created_children. */
+    _Atomic int64_t child_state;
     /* Children created so far; written only by the owner thread. */
     uint64_t created_children;
     struct xomp_icv icv;
@@ -68,7 +72,7 @@ struct xomp_task {
 /* A taskgroup region.  `pending` counts the tasks created in the region
  * and all their descendants that have not completed. */
 struct xomp_taskgroup {
-    _Atomic uint64_t pending;
+    _Atomic int64_t pending;
     struct xomp_taskgroup *prev;  /* enclosing taskgroup of the same task */
     struct xomp_thread *owner;    /* thread that waits in taskgroup_end */
 };

@@ -1,0 +1,142 @@
+# Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0
+import io
+import tempfile
+import unittest
+from pathlib import Path
+
+from xomptools import bench, kernels, plan, plots, results, runtimes
+from xomptools.progress import Progress
+from xomptools.runner import RunResult
+
+from . import fakes
+
+
+def rt(name):
+    return runtimes.Runtime(runtimes.parse_runtime_spec(name))
+
+
+class Order(unittest.TestCase):
+    def test_runtimes_alternate_within_each_repetition(self):
+        k = kernels.Kernel("fib", "/x/fib")
+        w = plan.Workload(k, "small", "32", True)
+        reqs = plan.build_plan([w], [1, 2], [rt("gomp"), rt("llvm"), rt("xomp")], 2, 2)
+        got = [(r.mode, r.threads, r.rep, r.runtime_name) for r in reqs]
+        self.assertEqual(got[:2], [("serial", 1, 1, "serial"), ("serial", 1, 2, "serial")])
+        self.assertEqual([g[3] for g in got[2:8]], ["gomp", "llvm", "xomp"] * 2)
+        self.assertEqual([g[2] for g in got[2:8]], [1, 1, 1, 2, 2, 2])
+        self.assertEqual({g[1] for g in got[2:8]}, {1})
+        self.assertEqual({g[1] for g in got[8:]}, {2})
+        self.assertEqual(reqs[2].argv(), ["/x/fib", "--class", "small"])
+        self.assertEqual(reqs[0].argv(), ["/x/fib", "--class", "small", "--serial"])
+
+    def test_workloads(self):
+        k = kernels.Kernel("sort", "/x/sort")
+        classes = {"test": "1000", "small": "100000"}
+        ws, notes = plan.workloads_for(k, classes, ["small", "large"])
+        self.assertEqual([(w.label, w.param) for w in ws], [("small", "100000")])
+        self.assertIn("no class 'large'", notes[0])
+        unlisted = kernels.Kernel("unlisted", "/x/unlisted")
+        self.assertNotIn("unlisted", plan.QUICK_PARAMS)
+        ws, _ = plan.workloads_for(unlisted, classes, quick=True)
+        self.assertEqual((ws[0].label, ws[0].param, ws[0].args()),
+                         ("test", "1000", ["--class", "test"]))
+        ws, _ = plan.workloads_for(kernels.Kernel("fib", "/x/fib"), {}, quick=True)
+        self.assertEqual(ws[0].args(), ["--param", plan.QUICK_PARAMS["fib"][0]])
+        ws, _ = plan.workloads_for(kernels.Kernel("posp", "/x/posp"), {}, quick=True)
+        self.assertGreater(len(ws), 1)  # a batch-size sweep
+        ws, _ = plan.workloads_for(k, classes, params=["5", "6"])
+        self.assertEqual([(w.label, w.args()) for w in ws],
+                         [("custom", ["--param", "5"]), ("custom", ["--param", "6"])])
+
+    def test_default_threads(self):
+        self.assertEqual(bench.default_threads(1), [1])
+        self.assertEqual(bench.default_threads(2), [1, 2])
+        self.assertEqual(bench.default_threads(6), [1, 2, 4, 6])
+        self.assertEqual(bench.default_threads(8), [1, 2, 4, 8])
+
+
+class Discovery(unittest.TestCase):
+    def test_only_protocol_kernels(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fakes.make_build(tmp, names=["good", "segv"])
+            found = kernels.discover(tmp)
+            self.assertEqual([k.name for k in found], ["good", "segv"])
+            self.assertEqual(kernels.list_classes(found[0]), {"test": "1", "small": "2"})
+            self.assertEqual(kernels.discover(Path(tmp) / "nothing"), [])
+            # a kernel inside its own CMake build folder: bench/posp/posp
+            nested = Path(tmp) / "bench" / "posp"
+            nested.mkdir()
+            fakes.write_kernel(nested, "posp", fakes.BODIES["good"])
+            (nested / "bench" / "posp").rename(nested / "posp")
+            self.assertEqual([k.name for k in kernels.discover(tmp)], ["good", "posp", "segv"])
+
+
+class Aggregate(unittest.TestCase):
+    def run_result(self, runtime, time_s, ok=True, threads=2, mode="parallel", reason=None):
+        fields = None if not ok else {"time_s": time_s, "tasks": 1000, "maxrss_kb": 100,
+                                      "verify": "ok"}
+        return RunResult("k", "small", "1", mode, threads, runtime, runtime, 1, [], {},
+                         ok=ok, reason=reason, fields=fields)
+
+    def test_medians_ratios_speedup(self):
+        runs = [self.run_result("serial", t, threads=1, mode="serial") for t in (1.0, 1.2, 0.8)]
+        runs += [self.run_result("gomp", t) for t in (0.5, 0.7, 0.6)]
+        runs += [self.run_result("xomp", t) for t in (0.1, 0.2, 0.3, 0.4)]
+        cells = {c.runtime: c for c in results.aggregate(runs)}
+        self.assertAlmostEqual(cells["gomp"].median_s, 0.6)
+        self.assertAlmostEqual(cells["xomp"].median_s, 0.25)
+        self.assertAlmostEqual(cells["xomp"].min_s, 0.1)
+        self.assertAlmostEqual(cells["xomp"].max_s, 0.4)
+        self.assertAlmostEqual(cells["xomp"].ratios["gomp"], 0.25 / 0.6)
+        self.assertAlmostEqual(cells["gomp"].ratios["xomp"], 0.6 / 0.25)
+        self.assertAlmostEqual(cells["gomp"].speedup, 1.0 / 0.6)
+        self.assertAlmostEqual(cells["xomp"].core_ns_per_task, 0.25 * 2 / 1000 * 1e9)
+        self.assertNotIn("xomp", cells["xomp"].ratios)
+
+    def test_one_failed_run_fails_the_cell(self):
+        runs = [self.run_result("gomp", 0.5), self.run_result("gomp", 0.5),
+                self.run_result("gomp", 0, ok=False, reason="verification failed"),
+                self.run_result("xomp", 0.2)]
+        cells = {c.runtime: c for c in results.aggregate(runs)}
+        self.assertTrue(cells["gomp"].failed)
+        self.assertEqual(cells["gomp"].reason, "verification failed (1/3 runs)")
+        self.assertIsNone(cells["gomp"].median_s)
+        self.assertIsNone(cells["xomp"].ratios["gomp"])
+
+    def test_planned_cell_without_runs_is_failed(self):
+        key = ("k", "small", "1", "parallel", 4, "gomp")
+        cells = results.aggregate([], [key])
+        self.assertTrue(cells[0].failed)
+        self.assertIn("not run", cells[0].reason)
+
+
+class ProgressEstimate(unittest.TestCase):
+    def test_estimate_uses_times_of_the_same_kind(self):
+        now = [0.0]
+        a = ("a", "small", "1", "parallel", 1, "gomp")
+        b = ("b", "small", "1", "parallel", 1, "gomp")
+        stream = io.StringIO()
+        p = Progress([a, a, b, b, b], stream, is_tty=False, every=1, clock=lambda: now[0])
+        self.assertIsNone(p.remaining_s())
+        p.finished(a, 1.0)
+        self.assertAlmostEqual(p.remaining_s(), 1.0 * 4)   # only the global mean is known
+        p.finished(a, 3.0)
+        p.finished(b, 10.0)
+        self.assertAlmostEqual(p.remaining_s(), 20.0)      # two more b runs at 10 s
+        p.finished(b, None)                                # skipped: no time
+        self.assertAlmostEqual(p.remaining_s(), 10.0)
+        self.assertIn("[4/5]", stream.getvalue().splitlines()[-1])
+
+
+class PospBatchSize(unittest.TestCase):
+    def test_batch_size(self):
+        self.assertEqual(plots.batch_size("B_64"), 64)
+        self.assertEqual(plots.batch_size("n_20,b_8"), 8)
+        self.assertEqual(plots.batch_size("B32"), 32)
+        self.assertEqual(plots.batch_size("128"), 128)
+        self.assertEqual(plots.batch_size("12,23,16"), 16)  # posp: K,LOGN,B
+        self.assertIsNone(plots.batch_size("none"))
+
+
+if __name__ == "__main__":
+    unittest.main()

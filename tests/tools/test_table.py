@@ -1,0 +1,83 @@
+# Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0
+import re
+import unittest
+
+from xomptools import table
+from xomptools.results import Cell
+
+
+def ok_cell(runtime, median, threads=2, **kw):
+    c = Cell("fib", "small", "32", "parallel", threads, runtime, runtime.split(":")[0],
+             runs=5, ok_runs=5, times_s=[median] * 5, median_s=median, min_s=median * 0.9,
+             max_s=median * 1.1, tasks=7049154, rss_kb=3456, verify="ok",
+             core_ns_per_task=median * threads / 7049154 * 1e9)
+    for k, v in kw.items():
+        setattr(c, k, v)
+    return c
+
+
+def failed_cell(runtime, reason="crashed (SIGSEGV) (5/5 runs)"):
+    return Cell("fib", "small", "32", "parallel", 2, runtime, runtime, runs=5,
+                failed=True, reason=reason)
+
+
+class Units(unittest.TestCase):
+    def test_time(self):
+        self.assertEqual(table.fmt_time(0.0421), "42.1 ms")
+        self.assertEqual(table.fmt_time(0.00421), "4.21 ms")
+        self.assertEqual(table.fmt_time(0.421), "421 ms")
+        self.assertEqual(table.fmt_time(1.5), "1.50 s")
+        self.assertEqual(table.fmt_time(0.000012), "12.0 us")
+        self.assertEqual(table.fmt_time(None), "-")
+        self.assertEqual(table.fmt_range(0.041, 0.0439), "41.0-43.9 ms")
+
+    def test_counts_and_memory(self):
+        self.assertEqual(table.fmt_count(999), "999")
+        self.assertEqual(table.fmt_count(21890), "21.9k")
+        self.assertEqual(table.fmt_count(7049154), "7.05M")
+        self.assertEqual(table.fmt_mb(3456), "3.38 MB")
+        self.assertEqual(table.fmt_ratio(0.123), "0.12x")
+        self.assertEqual(table.fmt_ratio(None), "-")
+
+
+class FailedCells(unittest.TestCase):
+    def setUp(self):
+        self.good = ok_cell("gomp", 0.5, ratios={"xomp": None})
+        self.bad = failed_cell("xomp")
+        self.names = ["gomp", "xomp"]
+
+    def test_text_shows_failed_and_no_number(self):
+        text = table.render_text([self.good, self.bad], self.names)
+        row = [ln for ln in text.splitlines() if ln.split()[4:5] == ["xomp"]][0]
+        self.assertIn("FAILED", row)
+        self.assertIn("crashed (SIGSEGV)", row)
+        self.assertNotRegex(row, r"\d\.\d")  # no time, ratio, count or MB
+        good_row = [ln for ln in text.splitlines() if ln.split()[4:5] == ["gomp"]][0]
+        self.assertIn("500 ms", good_row)
+
+    def test_markdown_shows_failed_and_no_number(self):
+        md = table.render_markdown([self.good, self.bad], self.names)
+        row = [ln for ln in md.splitlines() if "| xomp |" in ln][0]
+        self.assertIn("**FAILED**", row)
+        self.assertNotRegex(row, r"\d\.\d")
+
+    def test_columns_align(self):
+        text = table.render_text([self.good, self.bad], self.names)
+        lines = text.splitlines()
+        header, rule = lines[0], lines[1]
+        # every column starts where the header's rule segment starts
+        starts = [m.start() for m in re.finditer(r"-+", rule)]
+        for ln in lines[2:]:
+            for s in starts[1:]:
+                self.assertEqual(ln[s - 2:s], "  ", ln)
+        self.assertTrue(header.startswith("kernel"))
+
+    def test_long_runtime_names_get_aliases(self):
+        names = ["gomp", "xomp:XOMP_PLACEMENT=local,XOMP_QUEUE_SIZE=64"]
+        self.assertEqual(table.ratio_labels(names), ["gomp", "r2"])
+        self.assertIn("in t/X headers: r2 = xomp:XOMP_PLACEMENT=local,XOMP_QUEUE_SIZE=64",
+                      table.legend(names))
+
+
+if __name__ == "__main__":
+    unittest.main()

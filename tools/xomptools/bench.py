@@ -1,0 +1,323 @@
+# Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0
+"""Run the benchmark kernels under GNU libgomp, LLVM libomp and xomp, and
+compare them.
+
+Every kernel in BUILD/bench/ (except micro-*) runs once per process, under
+each runtime, for every thread count, alternating runtimes within each
+repetition.  Results: a table on stdout, and results.json, report.md and
+PNG plots in the output folder.
+
+A runtime that is not available on this machine (xomp not built, LLVM
+libomp not installed) is reported in one line, not run, and its cells are
+marked FAILED, so the exit status says the comparison is incomplete.  The
+one exception is LLVM libomp when it was not asked for by --runtime: it is
+then only a missing baseline and is skipped with a note.
+
+Exit status: 0 when every run succeeded, 1 when any run failed (verification,
+crash, timeout, wrong runtime, unavailable runtime), 2 on a usage error,
+130 when interrupted (partial results are still written).
+"""
+import argparse
+import os
+import shlex
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import kernels as kernels_mod
+from . import machine, plan, plots, report, results, runtimes, table
+from .errors import UsageError
+from .progress import Progress
+from .runner import not_run, run_request
+
+DEFAULT_TIMEOUT_S = 600.0
+QUICK_TIMEOUT_S = 60.0   # a hang must not eat the quick bench's 5 minutes
+DEFAULT_REPS = 5
+
+
+def add_arguments(p: argparse.ArgumentParser):
+    p.add_argument("--build", metavar="DIR",
+                   help="build directory holding bench/ and lib/ (default: REPO/build)")
+    p.add_argument("--kernels", metavar="A,B",
+                   help="kernels to run (default: every kernel in BUILD/bench)")
+    p.add_argument("--class", dest="classes", metavar="NAME[,NAME]",
+                   help="size class(es): test, small, medium, large (default: small)")
+    p.add_argument("--param", dest="params", action="append", metavar="STRING",
+                   help="run the kernel with this --param instead of a class "
+                        "(repeatable, e.g. to sweep a batch size; shown as class 'custom')")
+    p.add_argument("--threads", metavar="N,N",
+                   help="thread counts (default: 1, 2, 4, ... up to and including nproc)")
+    p.add_argument("--runtime", dest="runtimes", action="append", metavar="SPEC",
+                   help="gomp, llvm, xomp or FAMILY:KEY=VALUE,... (repeatable; "
+                        "default: gomp, llvm, xomp)")
+    p.add_argument("--reps", type=int, metavar="N",
+                   help=f"repetitions per cell (default {DEFAULT_REPS})")
+    p.add_argument("--quick", action="store_true",
+                   help="a few minutes: small fixed sizes per kernel, threads 1,2, "
+                        f"{plan.QUICK_REPS} reps, one serial run per kernel, "
+                        f"timeout {QUICK_TIMEOUT_S:g} s")
+    p.add_argument("--timeout", type=float, metavar="SEC",
+                   help=f"per-run timeout (default {DEFAULT_TIMEOUT_S:g} s)")
+    p.add_argument("--out", metavar="DIR",
+                   help="output folder (default: REPO/results/bench-YYYYmmdd-HHMMSS)")
+    p.add_argument("--no-plots", dest="plots", action="store_false", help="skip the PNG plots")
+    p.add_argument("--serial", action=argparse.BooleanOptionalAction, default=True,
+                   help="also run each kernel's serial version, for the speedup column")
+    p.add_argument("--update-docs", action="store_true",
+                   help="also rewrite docs/benchmarks.md from this report")
+
+
+@dataclass
+class Config:
+    """The command line resolved into concrete choices."""
+    build_dir: Path
+    out_dir: Path
+    repo_root: Path
+    kernel_names: list
+    classes: list
+    params: list
+    threads: list
+    specs: list
+    reps: int
+    serial_reps: int
+    quick: bool
+    timeout_s: float
+    plots: bool
+    update_docs: bool
+    command: str = ""
+
+
+def default_threads(ncpu):
+    """1, 2, 4, ... below ncpu, then ncpu itself (1, 2 on a 2-core machine)."""
+    counts, t = [], 1
+    while t < ncpu:
+        counts.append(t)
+        t *= 2
+    return counts + [max(1, ncpu)]
+
+
+def _int_list(text, what):
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise UsageError(f"--{what} wants comma-separated integers, got {text!r}") from None
+    if not values or min(values) < 1:
+        raise UsageError(f"--{what} wants integers >= 1, got {text!r}")
+    return list(dict.fromkeys(values))
+
+
+def _names(text):
+    return list(dict.fromkeys(v.strip() for v in text.split(",") if v.strip())) if text else []
+
+
+def resolve_config(args, repo_root: Path, argv=None) -> Config:
+    if args.quick and (args.classes or args.params):
+        raise UsageError("--quick picks its own sizes; drop --class/--param")
+    if args.classes and args.params:
+        raise UsageError("give either --class or --param, not both")
+    if args.reps is not None and args.reps < 1:
+        raise UsageError("--reps must be >= 1")
+    if args.timeout is not None and args.timeout <= 0:
+        raise UsageError("--timeout must be > 0")
+    try:
+        specs = ([runtimes.parse_runtime_spec(s) for s in args.runtimes]
+                 if args.runtimes else runtimes.default_specs())
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    names = [s.name for s in specs]
+    if len(set(names)) != len(names):
+        raise UsageError("the same --runtime is given twice")
+    if args.threads:
+        threads = _int_list(args.threads, "threads")
+    else:
+        threads = list(plan.QUICK_THREADS) if args.quick else default_threads(os.cpu_count() or 1)
+    reps = args.reps or (plan.QUICK_REPS if args.quick else DEFAULT_REPS)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    argv = sys.argv if argv is None else argv
+    return Config(
+        build_dir=Path(args.build) if args.build else repo_root / "build",
+        out_dir=Path(args.out) if args.out else repo_root / "results" / f"bench-{stamp}",
+        repo_root=repo_root,
+        kernel_names=_names(args.kernels),
+        classes=_names(args.classes) or ["small"],
+        params=list(dict.fromkeys(args.params or [])),
+        threads=threads,
+        specs=specs,
+        reps=reps,
+        serial_reps=(0 if not args.serial else plan.QUICK_SERIAL_REPS if args.quick else reps),
+        quick=args.quick,
+        timeout_s=args.timeout or (QUICK_TIMEOUT_S if args.quick else DEFAULT_TIMEOUT_S),
+        plots=args.plots,
+        update_docs=args.update_docs,
+        command=shlex.join(["tools/xomp" if Path(argv[0]).name == "xomp" else argv[0],
+                            *argv[1:]]),
+    )
+
+
+def select_kernels(cfg: Config) -> list:
+    found = kernels_mod.discover(cfg.build_dir)
+    if not found:
+        raise UsageError(f"no kernels in {kernels_mod.bench_dir(cfg.build_dir)}: build first "
+                         f"(cmake -S {cfg.repo_root} -B {cfg.build_dir} -G Ninja && "
+                         f"ninja -C {cfg.build_dir})")
+    if not cfg.kernel_names:
+        return found
+    by_name = {k.name: k for k in found}
+    unknown = [n for n in cfg.kernel_names if n not in by_name]
+    if unknown:
+        raise UsageError(f"unknown kernel(s) {', '.join(unknown)}; "
+                         f"{cfg.build_dir}/bench has {', '.join(by_name)}")
+    return [by_name[n] for n in cfg.kernel_names]
+
+
+def resolve_runtimes(cfg: Config, note) -> list:
+    """Resolve the specs; say in one line what is unavailable and what that
+    means for the run."""
+    chosen = []
+    for spec in cfg.specs:
+        rt = runtimes.resolve(spec, cfg.build_dir)
+        if rt.unavailable:
+            verdict = ("UNAVAILABLE, its cells will be FAILED" if spec.required
+                       else "unavailable, skipped (not asked for by --runtime)")
+            note(f"{spec.name}: {verdict}: {rt.unavailable}; {rt.hint}")
+        if spec.required or not rt.unavailable:
+            chosen.append(rt)
+    return chosen
+
+
+def make_plan(cfg: Config, kernels, rts, note) -> list:
+    workloads = []
+    for k in kernels:
+        try:
+            classes = kernels_mod.list_classes(k)
+        except kernels_mod.KernelError as err:
+            note(f"{k.name}: cannot list classes ({err}); running it anyway")
+            classes = None
+        mine, problems = plan.workloads_for(k, classes, cfg.classes, cfg.params, cfg.quick)
+        for problem in problems:
+            note(problem)
+        workloads += mine
+    return plan.build_plan(workloads, cfg.threads, rts, cfg.reps, cfg.serial_reps)
+
+
+def execute_plan(cfg: Config, requests, progress_stream) -> tuple:
+    """Run the requests in order; returns (results, interrupted).
+
+    After a timeout the remaining repetitions of that cell are not run:
+    they would most likely time out too, and cost the whole timeout each.
+    """
+    progress = Progress([r.cell_key() for r in requests if r.runnable], progress_stream)
+    out, timed_out, announced = [], {}, set()
+    try:
+        for req in requests:
+            if not req.runnable:  # recorded as a failure, not started
+                out.append(run_request(req, cfg.timeout_s))
+                continue
+            key = req.cell_key()
+            if key in timed_out:
+                out.append(not_run(req, f"not run: an earlier repetition hit the {timed_out[key]}"))
+                progress.finished(key, None)
+                continue
+            progress.starting(req.describe())
+            res = run_request(req, cfg.timeout_s)
+            out.append(res)
+            if res.timed_out:
+                timed_out[key] = res.reason
+            if not res.ok and (key, res.reason) not in announced:
+                announced.add((key, res.reason))  # once per cell and reason
+                progress.note(f"FAILED {req.describe()}: {res.reason}")
+            progress.finished(key, res.wall_s)
+    except KeyboardInterrupt:
+        progress.close()
+        progress_stream.write("interrupted: writing the results gathered so far\n")
+        return out, True
+    progress.close()
+    return out, False
+
+
+def describe_plan(cfg: Config, requests, kernels) -> str:
+    runnable = sum(1 for r in requests if r.runnable)
+    not_runnable = len(requests) - runnable
+    runtime_names = list(dict.fromkeys(r.runtime_name for r in requests if r.runtime))
+    sizes = "quick sizes" if cfg.quick else (
+        "params " + ",".join(cfg.params) if cfg.params else "class " + ",".join(cfg.classes))
+    text = (f"Planned {runnable} runs: {len(kernels)} kernel(s) ({sizes}), threads "
+            f"{','.join(map(str, cfg.threads))}, runtimes {', '.join(runtime_names) or 'none'}, "
+            f"{cfg.reps} reps" + (f", {cfg.serial_reps} serial run(s) per workload"
+                                  if cfg.serial_reps else ", no serial runs"))
+    if not_runnable:
+        text += f" (+{not_runnable} runs of unavailable runtimes, marked FAILED)"
+    return text
+
+
+def _runtime_records(rts):
+    return [{"name": rt.name, "family": rt.family, "library": rt.library,
+             "unavailable": rt.unavailable, "hint": rt.hint, "env": dict(rt.env)}
+            for rt in rts]
+
+
+def main(args, repo_root: Path) -> int:
+    cfg = resolve_config(args, repo_root)
+    err = sys.stderr
+    notes = []  # said on stderr now, and kept for the report
+
+    def note(message):
+        notes.append(message)
+        err.write(message + "\n")
+        err.flush()
+
+    def log(message):
+        err.write(message + "\n")
+        err.flush()
+
+    kernels = select_kernels(cfg)
+    rts = resolve_runtimes(cfg, note)
+    if not rts:
+        raise UsageError("no runtime left to run")
+    requests = make_plan(cfg, kernels, rts, note)
+    print(describe_plan(cfg, requests, kernels), flush=True)
+    cfg.out_dir.mkdir(parents=True, exist_ok=True)
+
+    started, host = time.time(), machine.info(cfg.build_dir, repo_root)
+    runs, interrupted = execute_plan(cfg, requests, err)
+    runtime_names = [rt.name for rt in rts]
+    cells = results.aggregate(runs, [r.cell_key() for r in requests])
+
+    print()
+    print(table.render_text(cells, runtime_names))
+    print()
+    print("\n".join(table.legend(runtime_names)))
+
+    data = {
+        "command": cfg.command,
+        "machine": host,
+        "settings": {"build_dir": str(cfg.build_dir), "kernels": [k.name for k in kernels],
+                     "classes": cfg.classes, "params": cfg.params, "quick": cfg.quick,
+                     "threads": cfg.threads, "reps": cfg.reps, "serial_reps": cfg.serial_reps,
+                     "timeout_s": cfg.timeout_s},
+        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
+        "duration_s": round(time.time() - started, 3),
+        "interrupted": interrupted,
+        "runtimes": _runtime_records(rts),
+        "notes": notes,
+        "runs": runs,
+        "cells": cells,
+    }
+    report.write_json(cfg.out_dir / "results.json", data)
+    pngs = plots.make_plots(cells, runtime_names, cfg.out_dir, log) if cfg.plots else []
+    (cfg.out_dir / "report.md").write_text(
+        report.render_markdown(data, cells, runtime_names, plots=pngs))
+    if cfg.update_docs:
+        docs = repo_root / "docs" / "benchmarks.md"
+        docs.write_text(report.docs_markdown(data, cells, runtime_names))
+        print(f"\nUpdated {docs}")
+
+    failed = [c for c in cells if c.failed]
+    print(f"\nResults in {cfg.out_dir}/ (report.md, results.json"
+          + (", " + ", ".join(p.name for p in pngs) if pngs else "") + ")")
+    if failed:
+        print(f"{len(failed)} of {len(cells)} cells FAILED")
+    if interrupted:
+        return 130
+    return 1 if failed else 0

@@ -1,0 +1,128 @@
+# Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0
+"""What to run, and in which order.
+
+Order matters more than it seems on a small shared machine: background load
+and thermal drift change over minutes, so within every (kernel, threads)
+cell the runtimes alternate inside each repetition (rep 1: gomp, llvm, xomp;
+rep 2: gomp, llvm, xomp; ...).  Drift then hits every runtime alike instead
+of biasing whichever ran last.
+"""
+from dataclasses import dataclass
+
+from .kernels import Kernel
+
+# --quick: parameters per kernel that run ~0.05-0.5 s under libgomp with 1
+# and 2 threads (measured on the 2-core dev machine), so the whole suite fits
+# in a few minutes.  Kernels not listed run their `test` class; a kernel
+# author whose test class is far from that range adds an entry here.  posp
+# gets a small batch-size sweep (param "K,LOGN,B") for its throughput plot.
+QUICK_PARAMS = {
+    "alignment": ("50,100,200,1",),
+    "fft": ("1048576",),
+    "fib": ("26",),
+    "floorplan": ("13,2",),
+    "health": ("l=5,c=4,t=400,pop=50,s=1,sick=0.002,up=0.1",),
+    "nqueens": ("11",),
+    "posp": ("8,18,1", "8,18,16", "8,18,256"),
+    "skynet": ("1000000",),
+    "sort": ("1048576",),
+    "sparselu": ("30,32",),
+    "strassen": ("1024,64",),
+    "uts": ("t=geo,a=fixed,b=4,d=8,r=19",),
+}
+QUICK_THREADS = (1, 2)
+QUICK_REPS = 5
+QUICK_SERIAL_REPS = 1
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One input of one kernel: a named class, or an explicit --param."""
+    kernel: Kernel
+    label: str      # class name, or "quick"/"custom" for an explicit param
+    param: str      # the parameter string; "?" when the kernel did not say
+    by_class: bool  # run with --class LABEL (else --param PARAM)
+
+    def args(self) -> list:
+        return ["--class", self.label] if self.by_class else ["--param", self.param]
+
+
+@dataclass(frozen=True, eq=False)
+class RunRequest:
+    """One process to start."""
+    workload: Workload
+    mode: str          # "parallel" or "serial"
+    threads: int
+    runtime: object    # runtimes.Runtime, or None for serial runs
+    rep: int           # 1-based
+    reps: int
+
+    @property
+    def runtime_name(self) -> str:
+        return self.runtime.name if self.runtime else "serial"
+
+    @property
+    def runnable(self) -> bool:
+        """False when its runtime is unavailable: recorded, never started."""
+        return not (self.runtime and self.runtime.unavailable)
+
+    @property
+    def expected_family(self):
+        """The runtime the BENCH line must name (None: not checked, since a
+        serial run never enters the OpenMP runtime)."""
+        return self.runtime.family if self.runtime else None
+
+    def argv(self) -> list:
+        extra = ["--serial"] if self.mode == "serial" else []
+        return [self.workload.kernel.path, *self.workload.args(), *extra]
+
+    def cell_key(self) -> tuple:
+        """Runs with the same key are repetitions of one measurement."""
+        w = self.workload
+        return (w.kernel.name, w.label, w.param, self.mode, self.threads, self.runtime_name)
+
+    def describe(self) -> str:
+        w = self.workload
+        return (f"{w.kernel.name} {w.label} t={self.threads} {self.runtime_name} "
+                f"rep {self.rep}/{self.reps}")
+
+
+def workloads_for(kernel: Kernel, classes, class_names=(), params=(), quick=False):
+    """The workloads of one kernel, and notes about requests it cannot serve.
+
+    `classes` is the kernel's {class: param} or None when it could not be
+    asked; then the class is still run so that the run itself reports what
+    is wrong with the kernel.
+    """
+    classes = classes or {}
+    def by_class(name):
+        return Workload(kernel, name, classes.get(name, "?"), True)
+
+    if quick:
+        if kernel.name in QUICK_PARAMS:
+            return [Workload(kernel, "quick", p, False) for p in QUICK_PARAMS[kernel.name]], []
+        return [by_class("test")], []
+    if params:
+        return [Workload(kernel, "custom", p, False) for p in params], []
+    workloads, notes = [], []
+    for name in class_names:
+        if classes and name not in classes:
+            notes.append(f"{kernel.name} has no class {name!r} "
+                         f"(it has {', '.join(classes)}); skipped")
+        else:
+            workloads.append(by_class(name))
+    return workloads, notes
+
+
+def build_plan(workloads, threads_list, runtimes, reps, serial_reps) -> list:
+    """All runs in execution order: per workload its serial runs, then per
+    thread count the repetitions, alternating runtimes inside each."""
+    plan = []
+    for w in workloads:
+        for rep in range(1, serial_reps + 1):
+            plan.append(RunRequest(w, "serial", 1, None, rep, serial_reps))
+        for threads in threads_list:
+            for rep in range(1, reps + 1):
+                for rt in runtimes:
+                    plan.append(RunRequest(w, "parallel", threads, rt, rep, reps))
+    return plan

@@ -1,0 +1,173 @@
+# Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0
+"""The results table: human units, and the same rows for the terminal and
+for Markdown, so the two can never disagree.
+
+A FAILED cell shows the word FAILED where its time would be and "-" in every
+other number column: nothing that looks like a measurement.
+"""
+
+LEGEND = (
+    "median, min-max: wall time of the timed region over the repetitions",
+    "speedup = serial median / median",
+    "t/X = median / X's median at the same kernel, class and threads "
+    "(0.50x = takes half X's time, i.e. 2x faster than X; 2.00x = twice as slow)",
+    "core-ns/task = median x threads / tasks x 1e9 (lower is better)",
+    "peak RSS = largest maxrss over the repetitions",
+)
+
+NA = "-"
+
+
+def _scaled(value, unit):
+    digits = 2 if value < 10 else 1 if value < 100 else 0
+    return f"{value:.{digits}f} {unit}"
+
+
+def _time_unit(seconds):
+    if seconds < 1e-3:
+        return 1e6, "us"
+    if seconds < 1:
+        return 1e3, "ms"
+    return 1.0, "s"
+
+
+def fmt_time(seconds):
+    """0.0421 -> '42.1 ms', 1.5 -> '1.50 s'."""
+    if seconds is None:
+        return NA
+    factor, unit = _time_unit(seconds)
+    return _scaled(seconds * factor, unit)
+
+
+def fmt_range(low, high):
+    """Both ends in the unit of the larger: '41.0-43.9 ms'."""
+    if low is None or high is None:
+        return NA
+    factor, unit = _time_unit(high)
+    lo, hi = _scaled(low * factor, unit), _scaled(high * factor, unit)
+    return f"{lo.split()[0]}-{hi}"
+
+
+def fmt_ratio(value):
+    if value is None:
+        return NA
+    return f"{value:.2f}x" if value < 10 else f"{value:.1f}x"
+
+
+def fmt_count(n):
+    """21890 -> '21.9k', 7049154 -> '7.05M'."""
+    if n is None:
+        return NA
+    for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if n >= limit:
+            return _scaled(n / limit, suffix).replace(" ", "")
+    return str(int(n))
+
+
+def fmt_ns(ns):
+    if ns is None:
+        return NA
+    return fmt_count(ns) if ns >= 1e4 else _scaled(ns, "").strip()
+
+
+def fmt_mb(kb):
+    if kb is None:
+        return NA
+    return _scaled(kb / 1024, "MB")
+
+
+def _short(text, width=18):
+    return text if len(text) <= width else text[:width - 2] + ".."
+
+
+def cell_status(cell):
+    if cell.failed:
+        return f"FAILED: {cell.reason}"
+    return "ok (unverified)" if cell.verify == "na" else "ok"
+
+
+MAX_RATIO_LABEL = 12
+
+
+def ratio_labels(runtime_names):
+    """The X in each t/X header: the runtime's name, or rN (its position)
+    when the name is long (`xomp:XOMP_PLACEMENT=local,...`), so one
+    configuration cannot make the table twice as wide."""
+    return [name if len(name) <= MAX_RATIO_LABEL else f"r{i}"
+            for i, name in enumerate(runtime_names, 1)]
+
+
+def legend(runtime_names):
+    """The lines explaining every table (plus any rN aliases)."""
+    aliases = [f"r{i} = {name}" for i, (name, label)
+               in enumerate(zip(runtime_names, ratio_labels(runtime_names)), 1)
+               if name != label]
+    return list(LEGEND) + (["in t/X headers: " + "; ".join(aliases)] if aliases else [])
+
+
+def columns(runtime_names):
+    """(header, right_aligned) for every column."""
+    return ([("kernel", False), ("class", False), ("param", False), ("thr", True),
+             ("runtime", False), ("median", True), ("min-max", True), ("speedup", True)]
+            + [(f"t/{label}", True) for label in ratio_labels(runtime_names)]
+            + [("core-ns/task", True), ("tasks", True), ("peak RSS", True), ("status", False)])
+
+
+def cell_row(cell, runtime_names):
+    """The formatted values of one cell, in columns() order."""
+    head = [cell.kernel, cell.klass, _short(cell.param), str(cell.threads), cell.runtime]
+    ratios = [("" if name == cell.runtime or cell.mode == "serial"
+               else fmt_ratio(cell.ratios.get(name))) for name in runtime_names]
+    if cell.failed:
+        return head + ["FAILED", NA, NA] + ratios + [NA, NA, NA, cell_status(cell)]
+    return head + [fmt_time(cell.median_s), fmt_range(cell.min_s, cell.max_s),
+                   NA if cell.mode == "serial" else fmt_ratio(cell.speedup)] + ratios + \
+        ([NA, NA] if cell.mode == "serial" else
+         [fmt_ns(cell.core_ns_per_task), fmt_count(cell.tasks)]) + \
+        [fmt_mb(cell.rss_kb), cell_status(cell)]
+
+
+def grouped_rows(cells, runtime_names):
+    """Rows with None between workloads (a blank line / separator)."""
+    rows, last = [], None
+    for cell in cells:
+        group = (cell.kernel, cell.klass, cell.param)
+        if last is not None and group != last:
+            rows.append(None)
+        last = group
+        rows.append(cell_row(cell, runtime_names))
+    return rows
+
+
+def render_text(cells, runtime_names) -> str:
+    """An aligned plain-text table for the terminal."""
+    cols = columns(runtime_names)
+    rows = grouped_rows(cells, runtime_names)
+    widths = [len(h) for h, _ in cols]
+    for row in filter(None, rows):
+        widths = [max(w, len(v)) for w, v in zip(widths, row)]
+    widths[-1] = len(cols[-1][0])  # the status column is last: never pad it
+
+    def line(values):
+        out = [v.rjust(w) if right else v.ljust(w)
+               for v, w, (_, right) in zip(values, widths, cols)]
+        return "  ".join(out).rstrip()
+
+    lines = [line([h for h, _ in cols]), "  ".join("-" * w for w in widths)]
+    lines += ["" if row is None else line(row) for row in rows]
+    return "\n".join(lines)
+
+
+def render_markdown(cells, runtime_names) -> str:
+    """The same table as GitHub-flavoured Markdown; FAILED in bold."""
+    cols = columns(runtime_names)
+    def esc(v):
+        return v.replace("|", "\\|")
+    lines = ["| " + " | ".join(h for h, _ in cols) + " |",
+             "|" + "|".join("---:" if right else "---" for _, right in cols) + "|"]
+    for row in filter(None, grouped_rows(cells, runtime_names)):
+        row = [f"**{v}**" if v == "FAILED" else esc(v) for v in row]
+        if row[-1].startswith("FAILED"):
+            row[-1] = "**FAILED**" + row[-1][len("FAILED"):]
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
