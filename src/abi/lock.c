@@ -23,6 +23,12 @@
 
 _Static_assert(sizeof(omp_lock_t) >= sizeof(uint32_t), "omp_lock_t holds a lock word");
 
+/* Bind an implementation to libgomp's versioned names: "@@" marks the
+ * default version a new link picks, "@" the compatibility one.  (The symver
+ * attribute, unlike an asm .symver, works with link-time optimization.) */
+#define V30(name) __attribute__((symver(#name "@@OMP_3.0")))
+#define V25(name) __attribute__((symver(#name "@OMP_1.0")))
+
 struct nest_lock {
     _Atomic uint32_t word;
     uint32_t count;
@@ -42,7 +48,7 @@ static inline struct nest_lock *nest(omp_nest_lock_t *lock)
 
 /* ---- simple locks (OMP_3.0 ABI) ---- */
 
-XOMP_EXPORT void xomp_init_lock_30(omp_lock_t *lock)
+XOMP_EXPORT V30(omp_init_lock) V25(omp_init_lock) void xomp_init_lock(omp_lock_t *lock)
 {
     atomic_init(lock_word(lock), 0);
 }
@@ -50,21 +56,21 @@ XOMP_EXPORT void xomp_init_lock_30(omp_lock_t *lock)
 XOMP_EXPORT void omp_init_lock_with_hint(omp_lock_t *lock, omp_sync_hint_t hint)
 {
     (void)hint;
-    xomp_init_lock_30(lock);
+    xomp_init_lock(lock);
 }
 
-XOMP_EXPORT void xomp_destroy_lock_30(omp_lock_t *lock)
+XOMP_EXPORT V30(omp_destroy_lock) V25(omp_destroy_lock) void xomp_destroy_lock(omp_lock_t *lock)
 {
     if (atomic_load_explicit(lock_word(lock), memory_order_relaxed) != 0)
         xomp_warn("omp_destroy_lock: the lock is still set");
 }
 
-XOMP_EXPORT void xomp_set_lock_30(omp_lock_t *lock)
+XOMP_EXPORT V30(omp_set_lock) V25(omp_set_lock) void xomp_set_lock(omp_lock_t *lock)
 {
     xomp_mutex_lock(lock_word(lock));
 }
 
-XOMP_EXPORT void xomp_unset_lock_30(omp_lock_t *lock)
+XOMP_EXPORT V30(omp_unset_lock) V25(omp_unset_lock) void xomp_unset_lock(omp_lock_t *lock)
 {
     if (atomic_load_explicit(lock_word(lock), memory_order_relaxed) == 0) {
         xomp_warn("omp_unset_lock: the lock is not set; ignored");
@@ -73,14 +79,14 @@ XOMP_EXPORT void xomp_unset_lock_30(omp_lock_t *lock)
     xomp_mutex_unlock(lock_word(lock));
 }
 
-XOMP_EXPORT int xomp_test_lock_30(omp_lock_t *lock)
+XOMP_EXPORT V30(omp_test_lock) V25(omp_test_lock) int xomp_test_lock(omp_lock_t *lock)
 {
     return xomp_mutex_trylock(lock_word(lock));
 }
 
 /* ---- nestable locks (OMP_3.0 ABI): owned by the current task ---- */
 
-XOMP_EXPORT void xomp_init_nest_lock_30(omp_nest_lock_t *lock)
+XOMP_EXPORT V30(omp_init_nest_lock) void xomp_init_nest_lock(omp_nest_lock_t *lock)
 {
     struct nest_lock *l = nest(lock);
     atomic_init(&l->word, 0);
@@ -91,10 +97,10 @@ XOMP_EXPORT void xomp_init_nest_lock_30(omp_nest_lock_t *lock)
 XOMP_EXPORT void omp_init_nest_lock_with_hint(omp_nest_lock_t *lock, omp_sync_hint_t hint)
 {
     (void)hint;
-    xomp_init_nest_lock_30(lock);
+    xomp_init_nest_lock(lock);
 }
 
-XOMP_EXPORT void xomp_destroy_nest_lock_30(omp_nest_lock_t *lock)
+XOMP_EXPORT V30(omp_destroy_nest_lock) void xomp_destroy_nest_lock(omp_nest_lock_t *lock)
 {
     if (nest(lock)->count)
         xomp_warn("omp_destroy_nest_lock: the lock is still set");
@@ -107,7 +113,7 @@ static inline void *nest_owner(struct nest_lock *l)
     return __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
 }
 
-XOMP_EXPORT void xomp_set_nest_lock_30(omp_nest_lock_t *lock)
+XOMP_EXPORT V30(omp_set_nest_lock) void xomp_set_nest_lock(omp_nest_lock_t *lock)
 {
     struct nest_lock *l = nest(lock);
     void *me = xomp_self()->task;
@@ -118,7 +124,7 @@ XOMP_EXPORT void xomp_set_nest_lock_30(omp_nest_lock_t *lock)
     l->count++;
 }
 
-XOMP_EXPORT void xomp_unset_nest_lock_30(omp_nest_lock_t *lock)
+XOMP_EXPORT V30(omp_unset_nest_lock) void xomp_unset_nest_lock(omp_nest_lock_t *lock)
 {
     struct nest_lock *l = nest(lock);
     if (nest_owner(l) != xomp_self()->task || l->count == 0) {
@@ -131,7 +137,7 @@ XOMP_EXPORT void xomp_unset_nest_lock_30(omp_nest_lock_t *lock)
     }
 }
 
-XOMP_EXPORT int xomp_test_nest_lock_30(omp_nest_lock_t *lock)
+XOMP_EXPORT V30(omp_test_nest_lock) int xomp_test_nest_lock(omp_nest_lock_t *lock)
 {
     struct nest_lock *l = nest(lock);
     void *me = xomp_self()->task;
@@ -162,18 +168,18 @@ static inline uint32_t self_tid(void)
     return (uint32_t)syscall(SYS_gettid) + 1;
 }
 
-XOMP_EXPORT void xomp_init_nest_lock_25(void *lock)
+XOMP_EXPORT V25(omp_init_nest_lock) void xomp_init_nest_lock_25(void *lock)
 {
     atomic_init(&nest25(lock)->word, 0);
     nest25(lock)->count = 0;
 }
 
-XOMP_EXPORT void xomp_destroy_nest_lock_25(void *lock)
+XOMP_EXPORT V25(omp_destroy_nest_lock) void xomp_destroy_nest_lock_25(void *lock)
 {
     (void)lock;
 }
 
-XOMP_EXPORT void xomp_set_nest_lock_25(void *lock)
+XOMP_EXPORT V25(omp_set_nest_lock) void xomp_set_nest_lock_25(void *lock)
 {
     struct nest_lock_25 *l = nest25(lock);
     uint32_t me = self_tid();
@@ -189,7 +195,7 @@ XOMP_EXPORT void xomp_set_nest_lock_25(void *lock)
     l->count++;
 }
 
-XOMP_EXPORT void xomp_unset_nest_lock_25(void *lock)
+XOMP_EXPORT V25(omp_unset_nest_lock) void xomp_unset_nest_lock_25(void *lock)
 {
     struct nest_lock_25 *l = nest25(lock);
     if (atomic_load_explicit(&l->word, memory_order_relaxed) != self_tid() || !l->count) {
@@ -201,7 +207,7 @@ XOMP_EXPORT void xomp_unset_nest_lock_25(void *lock)
         atomic_store_explicit(&l->word, 0, memory_order_release);
 }
 
-XOMP_EXPORT int xomp_test_nest_lock_25(void *lock)
+XOMP_EXPORT V25(omp_test_nest_lock) int xomp_test_nest_lock_25(void *lock)
 {
     struct nest_lock_25 *l = nest25(lock);
     uint32_t me = self_tid();
@@ -213,35 +219,3 @@ XOMP_EXPORT int xomp_test_nest_lock_25(void *lock)
     }
     return (int)++l->count;
 }
-
-/* Bind the implementations to libgomp's versioned names: @@ marks the
- * default version a new link picks, @ the compatibility one. */
-#define XOMP_VERSIONED(impl, name, version) __asm__(".symver " #impl "," #name version)
-XOMP_VERSIONED(xomp_init_lock_30, omp_init_lock, "@@OMP_3.0");
-XOMP_VERSIONED(xomp_destroy_lock_30, omp_destroy_lock, "@@OMP_3.0");
-XOMP_VERSIONED(xomp_set_lock_30, omp_set_lock, "@@OMP_3.0");
-XOMP_VERSIONED(xomp_unset_lock_30, omp_unset_lock, "@@OMP_3.0");
-XOMP_VERSIONED(xomp_test_lock_30, omp_test_lock, "@@OMP_3.0");
-XOMP_VERSIONED(xomp_init_nest_lock_30, omp_init_nest_lock, "@@OMP_3.0");
-XOMP_VERSIONED(xomp_destroy_nest_lock_30, omp_destroy_nest_lock, "@@OMP_3.0");
-XOMP_VERSIONED(xomp_set_nest_lock_30, omp_set_nest_lock, "@@OMP_3.0");
-XOMP_VERSIONED(xomp_unset_nest_lock_30, omp_unset_nest_lock, "@@OMP_3.0");
-XOMP_VERSIONED(xomp_test_nest_lock_30, omp_test_nest_lock, "@@OMP_3.0");
-/* 2.5 simple locks have the same layout: the same code serves them. */
-XOMP_VERSIONED(xomp_init_lock_25, omp_init_lock, "@OMP_1.0");
-XOMP_VERSIONED(xomp_destroy_lock_25, omp_destroy_lock, "@OMP_1.0");
-XOMP_VERSIONED(xomp_set_lock_25, omp_set_lock, "@OMP_1.0");
-XOMP_VERSIONED(xomp_unset_lock_25, omp_unset_lock, "@OMP_1.0");
-XOMP_VERSIONED(xomp_test_lock_25, omp_test_lock, "@OMP_1.0");
-XOMP_VERSIONED(xomp_init_nest_lock_25, omp_init_nest_lock, "@OMP_1.0");
-XOMP_VERSIONED(xomp_destroy_nest_lock_25, omp_destroy_nest_lock, "@OMP_1.0");
-XOMP_VERSIONED(xomp_set_nest_lock_25, omp_set_nest_lock, "@OMP_1.0");
-XOMP_VERSIONED(xomp_unset_nest_lock_25, omp_unset_nest_lock, "@OMP_1.0");
-XOMP_VERSIONED(xomp_test_nest_lock_25, omp_test_nest_lock, "@OMP_1.0");
-
-XOMP_EXPORT void xomp_init_lock_25(omp_lock_t *lock) __attribute__((alias("xomp_init_lock_30")));
-XOMP_EXPORT void xomp_destroy_lock_25(omp_lock_t *lock)
-    __attribute__((alias("xomp_destroy_lock_30")));
-XOMP_EXPORT void xomp_set_lock_25(omp_lock_t *lock) __attribute__((alias("xomp_set_lock_30")));
-XOMP_EXPORT void xomp_unset_lock_25(omp_lock_t *lock) __attribute__((alias("xomp_unset_lock_30")));
-XOMP_EXPORT int xomp_test_lock_25(omp_lock_t *lock) __attribute__((alias("xomp_test_lock_30")));

@@ -85,6 +85,7 @@ static struct xomp_team *team_create(unsigned capacity, unsigned level)
         w->push_head = xcalloc(capacity, sizeof *w->push_head);
         w->pop_tail = xcalloc(capacity, sizeof *w->pop_tail);
         w->rings = xcalloc(capacity, sizeof *w->rings);
+        w->self_stack = xcalloc(team->ring_size, sizeof *w->self_stack);
         for (unsigned p = 0; p < capacity; p++)
             atomic_init(&w->rings[p], NULL);
     }
@@ -116,6 +117,7 @@ static void team_destroy(struct xomp_team *team)
         for (unsigned p = 0; p < team->capacity; p++)
             free((void *)atomic_load_explicit(&w->rings[p], memory_order_relaxed));
         free(w->rings);
+        free(w->self_stack);
         free(w->push_head);
         free(w->pop_tail);
     }

@@ -46,6 +46,8 @@ struct xomp_worker {
     uint64_t ws_count;     /* worksharing constructs met in this region */
     uint32_t *push_head;   /* [capacity] producer cursor per consumer */
     uint32_t *pop_tail;    /* [capacity] consumer cursor per producer */
+    struct xomp_task **self_stack; /* [ring_size] own tasks, LIFO (xqueue.h) */
+    unsigned self_top;
 
     /* ---- written by producers (any member), read by this member ---- */
     /* Rings this member consumes, one per producer; NULL until used. */
@@ -57,6 +59,7 @@ struct xomp_worker {
 
     struct xomp_bar_node bar;
     struct xomp_task implicit_task;
+    struct xomp_ws_member loop; /* its worksharing loop or sections (loop.c) */
 };
 
 struct xomp_team {

@@ -4,6 +4,7 @@
 #include "thread.h"
 
 #include <sched.h>
+#include <stdlib.h>
 #include <time.h>
 
 /* Short waits on another member (a slot being initialized, or still used
@@ -26,6 +27,9 @@ static void backoff(unsigned *round)
 void xomp_ws_reset(struct xomp_team *team)
 {
     for (uint64_t i = 0; i < XOMP_WS_SLOTS; i++) {
+        /* A construct the last region left without ending (cancelled). */
+        free(team->ws[i].heap);
+        team->ws[i].heap = NULL;
         atomic_store_explicit(&team->ws[i].seq, (i << 2) | XOMP_WS_FREE, memory_order_relaxed);
         atomic_store_explicit(&team->ws[i].users, 0, memory_order_relaxed);
     }
@@ -83,13 +87,24 @@ void xomp_ws_leave(struct xomp_thread *thr, struct xomp_ws *ws)
     xomp_ws_wait_ready(thr, ws); /* `users` is set before READY */
     /* acq_rel: the last leaver acquires every member's uses of the slot
      * before it frees it; release orders our own uses before. */
-    if (atomic_fetch_sub_explicit(&ws->users, 1, memory_order_acq_rel) == 1)
+    if (atomic_fetch_sub_explicit(&ws->users, 1, memory_order_acq_rel) == 1) {
+        free(ws->heap); /* nobody uses it any more */
+        ws->heap = NULL;
         /* release: the next construct's first member acquires FREE. */
         atomic_store_explicit(&ws->seq, ((k + XOMP_WS_SLOTS) << 2) | XOMP_WS_FREE,
                               memory_order_release);
+    }
 }
 
 struct xomp_ws *xomp_ws_current(struct xomp_thread *thr)
 {
     return &thr->team->ws[(thr->worker->ws_count - 1) % XOMP_WS_SLOTS];
+}
+
+struct xomp_ws *xomp_ws_join_prepared(struct xomp_thread *thr)
+{
+    uint64_t k = thr->worker->ws_count++;
+    struct xomp_ws *ws = &thr->team->ws[k % XOMP_WS_SLOTS];
+    xomp_ws_wait_ready(thr, ws);
+    return ws;
 }

@@ -13,7 +13,8 @@
  * The first member to arrive wins the CAS FREE -> INITING (it is also the
  * one that executes a `single`), initializes, and publishes READY with a
  * release store.  The last member to leave (users reaches 0) frees the slot
- * for construct k + XOMP_WS_SLOTS.  A member that runs XOMP_WS_SLOTS
+ * for construct k + XOMP_WS_SLOTS, after freeing `heap` (memory the
+ * construct allocated for itself).  A member that runs XOMP_WS_SLOTS
  * constructs ahead waits for the slot to be freed.
  */
 #ifndef XOMP_WS_H
@@ -32,18 +33,55 @@ struct xomp_team;
 #define XOMP_WS_INITING 1u
 #define XOMP_WS_READY 2u
 
+struct xomp_doacross;
+
 struct xomp_ws {
     _Alignas(64) _Atomic uint64_t seq; /* (construct << 2) | state */
     _Atomic uint32_t users;            /* members that have not left yet */
     void *copyprivate;                 /* single: the winner's data */
-    /* Loops and sections (loop.c): the iteration space and the shared
-     * cursor, on a line of its own because every chunk claim writes it. */
-    long start, end, incr, chunk;
-    unsigned long long ull_start, ull_end, ull_incr, ull_chunk;
-    int sched;
-    int mode;
-    _Alignas(64) _Atomic long next;
-    _Atomic unsigned long long ull_next;
+    void *heap; /* malloc'd by the first member, freed with the slot (loop.c) */
+
+    /* Loops and sections (loop.c), written by the first member before it
+     * publishes, read-only while the construct runs.  Iterations are
+     * numbered 0 .. count-1; iteration i has the value first + i * incr
+     * (64-bit wrap-around, for long and unsigned long long loops alike). */
+    _Alignas(64) uint64_t first, incr;
+    uint64_t end;      /* the loop's end bound: the end of the last chunk */
+    uint64_t count;    /* iterations */
+    uint64_t chunk;    /* iterations per chunk; 0: static without chunk */
+    uint32_t sched;    /* XOMP_SCHED_STATIC, _DYNAMIC or _GUIDED */
+    uint32_t nthreads; /* members sharing the iterations */
+    bool fetch_add_ok; /* dynamic: the cursor cannot wrap (loop.c) */
+    bool ordered;      /* an ordered loop (ordered.c) */
+    void *mem;                      /* the `mem` buffer of GOMP_*_start, zeroed */
+    struct xomp_doacross *doacross; /* ordered(n) loops (doacross.c) */
+
+    /* The cursor: the first iteration not handed out yet.  Every dynamic
+     * or guided claim writes it, so it has a line of its own. */
+    _Alignas(64) _Atomic uint64_t next;
+    /* Ordered loops: iterations whose ordered turn is over, and members
+     * asleep waiting for their turn (ordered.c). */
+    _Alignas(64) _Atomic uint64_t ordered_done;
+    _Atomic uint32_t ordered_sleepers;
+    /* Small `mem` buffers live here instead of on the heap. */
+    _Alignas(64) unsigned char inline_mem[64];
+};
+
+/* A member's own state in the loop or sections construct it is in
+ * (loop.c), kept per team member (struct xomp_worker) so that a nested
+ * region's loops do not disturb the enclosing one's. */
+struct xomp_ws_member {
+    struct xomp_ws *ws;   /* the construct it is in; NULL: none */
+    uint64_t region;      /* ... valid while the team's region ... */
+    uint64_t construct;   /* ... and the member's ws_count are these */
+    uint64_t static_trip; /* static: chunks taken; UINT64_MAX when done */
+    uint64_t chunk_lo, chunk_hi; /* ordered: the chunk it holds */
+    bool exhausted;       /* a claim failed: later claims fail at once */
+    bool holds_chunk;     /* ordered: chunk_lo..chunk_hi not passed on yet */
+    bool has_turn;        /* ordered: its turn has come for that chunk */
+    /* What it sleeps waiting for (key + 1; 0: nothing), read by the
+     * members that may wake it (loop_wait.c). */
+    _Alignas(64) _Atomic uint64_t waits_for;
 };
 
 /* Enter the calling member's next worksharing construct.  Returns its slot;
@@ -58,6 +96,10 @@ void xomp_ws_wait_ready(struct xomp_thread *thr, struct xomp_ws *ws);
 void xomp_ws_leave(struct xomp_thread *thr, struct xomp_ws *ws);
 /* The slot of the construct the member is currently in. */
 struct xomp_ws *xomp_ws_current(struct xomp_thread *thr);
+/* Enter the member's next construct as one that the master prepares for
+ * the team (the loop or sections of a combined parallel construct): never
+ * the first member; returns once the slot is READY. */
+struct xomp_ws *xomp_ws_join_prepared(struct xomp_thread *thr);
 
 /* Master, at region start: every slot free for its first construct. */
 void xomp_ws_reset(struct xomp_team *team);

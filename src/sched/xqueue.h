@@ -3,7 +3,16 @@
  * XQueue: one single-producer/single-consumer ring per (consumer, producer)
  * pair of team members.  Consumer c owns rings[c][0..n-1]; ring [c][p] is
  * written only by member p and read only by member c, so no operation needs
- * a lock or an atomic read-modify-write.  [c][c] is c's own ring.
+ * a lock or an atomic read-modify-write.
+ *
+ * The seed's [c][c] ring -- tasks a member places on itself -- has one thread
+ * as both producer and consumer, so it needs no synchronization at all:
+ * it is a private LIFO stack here (self_stack).  Popping the newest own task
+ * first makes a waiting thread run its own latest child (depth-first, with
+ * the child's data still in cache) instead of the oldest queued task, which
+ * with recursive tasks would go breadth-first and pile up waiting frames.
+ * Tasks that other members pushed stay FIFO: the oldest (usually the
+ * largest subtree) is taken first.
  *
  * A ring is an array of slots holding task pointers, NULL meaning empty
  * (FastForward style: no index is shared between the two sides).  The
@@ -26,11 +35,27 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+/* Push onto the member's own stack; false when it is full. */
+static inline bool xomp_self_push(struct xomp_team *team, struct xomp_worker *me,
+                                  struct xomp_task *t)
+{
+    if (me->self_top == team->ring_size)
+        return false;
+    me->self_stack[me->self_top++] = t;
+    return true;
+}
+
+/* Pop the member's newest own task, or NULL. */
+static inline struct xomp_task *xomp_self_pop(struct xomp_worker *me)
+{
+    return me->self_top ? me->self_stack[--me->self_top] : NULL;
+}
+
 /* Allocate ring [consumer][producer] (called by the producer). */
 xomp_slot_t *xomp_ring_create(struct xomp_team *team, unsigned consumer, unsigned producer);
 
-/* Push `t` from member `me` into consumer `c`'s ring.  Returns false when
- * the ring is full (the caller then runs the task itself). */
+/* Push `t` from member `me` into consumer `c`'s ring (c != me).  Returns
+ * false when the ring is full (the caller then runs the task itself). */
 static inline bool xomp_ring_push(struct xomp_team *team, struct xomp_worker *me, unsigned c,
                                   struct xomp_task *t)
 {
@@ -78,8 +103,8 @@ static inline bool xomp_ring_ready(struct xomp_worker *me, unsigned p)
     return ring && atomic_load_explicit(&ring[me->pop_tail[p]], memory_order_relaxed) != NULL;
 }
 
-/* Next task for member `me`: own ring, then the hinted ring, then a scan of
- * all rings starting after the last one that had work. */
+/* Next task for member `me`: own stack, then the hinted ring, then a scan
+ * of all rings starting after the last one that had work. */
 struct xomp_task *xomp_xqueue_pop(struct xomp_team *team, struct xomp_worker *me);
 
 /* Does any ring of `me` hold a task? */

@@ -24,6 +24,7 @@ void xomp_task_init_implicit(struct xomp_task *t, struct xomp_thread *owner,
     t->owner = owner;
     atomic_store_explicit(&t->child_state, 0, memory_order_relaxed);
     t->created_children = 0;
+    t->local_done = 0;
     t->icv = *icv;
     t->flags = XOMP_TASK_IMPLICIT;
     t->size_class = 0;
@@ -38,18 +39,20 @@ void xomp_task_init_implicit(struct xomp_task *t, struct xomp_thread *owner,
  * last running child. */
 static void task_release_self(struct xomp_thread *thr, struct xomp_task *t)
 {
-    int64_t created = (int64_t)t->created_children;
-    if (created == 0) {
-        /* No child ever existed, so nobody else holds a pointer to t. */
+    /* Children that may still be running: those not completed here. */
+    int64_t remote = (int64_t)(t->created_children - t->local_done);
+    if (remote == 0) {
+        /* Every child completed on this thread (or none existed): nobody
+         * else holds a pointer to t. */
         xomp_task_free(&thr->cache, t);
         return;
     }
-    /* acq_rel: acquire pairs with the children's RMWs (their last accesses
-     * to t happened before); release orders our accesses before the RMW of
-     * the child that will free t. */
-    int64_t old = atomic_fetch_add_explicit(&t->child_state, XOMP_TASK_FINISHED + created,
+    /* acq_rel: acquire pairs with the remote children's RMWs (their last
+     * accesses to t happened before); release orders our accesses before
+     * the RMW of the child that will free t. */
+    int64_t old = atomic_fetch_add_explicit(&t->child_state, XOMP_TASK_FINISHED + remote,
                                             memory_order_acq_rel);
-    if (old == -created) /* every child had completed */
+    if (old == -remote) /* every remote child had completed */
         xomp_task_free(&thr->cache, t);
 }
 
@@ -67,7 +70,16 @@ static void task_notify(struct xomp_thread *thr, struct xomp_task *parent,
         if (atomic_fetch_sub_explicit(&tg->pending, 1, memory_order_seq_cst) == 1)
             xomp_wake_after_sc_rmw(&waiter->waker);
     }
-    /* Likewise: after the RMW the parent may be freed by another child. */
+    /* Completed on the parent's own thread while the parent has not
+     * finished: the parent is suspended beneath us on this very stack, so
+     * it can read a plain counter when it resumes.  (relaxed: FINISHED is
+     * only ever added by this thread, so we read our own write.) */
+    if (parent->owner == thr &&
+        atomic_load_explicit(&parent->child_state, memory_order_relaxed) < XOMP_TASK_FINISHED) {
+        parent->local_done++;
+        return;
+    }
+    /* After the RMW the parent may be freed by another child: read first. */
     struct xomp_thread *waiter = parent->owner;
     /* seq_cst RMW, as above; pairs with the acquire load in taskwait. */
     int64_t old = atomic_fetch_sub_explicit(&parent->child_state, 1, memory_order_seq_cst);
@@ -129,19 +141,96 @@ static void task_submit(struct xomp_thread *thr, struct xomp_task *t)
     struct xomp_team *team = thr->team;
     struct xomp_worker *me = thr->worker;
     unsigned c = place_task(team, me);
-    if (xomp_ring_push(team, me, c, t)) {
-        if (c != me->id) {
-            struct xomp_worker *cw = &team->workers[c];
-            /* relaxed: advice only (see xomp_xqueue_pop); skip the store when
-             * it would not change, to keep the line shared. */
-            if (atomic_load_explicit(&cw->hint, memory_order_relaxed) != me->id)
-                atomic_store_explicit(&cw->hint, me->id, memory_order_relaxed);
-            xomp_wake_if_sleeping(&cw->thread->waker);
-        }
+    if (c == me->id) {
+        if (xomp_self_push(team, me, t))
+            return;
+    } else if (xomp_ring_push(team, me, c, t)) {
+        struct xomp_worker *cw = &team->workers[c];
+        /* relaxed: advice only (see xomp_xqueue_pop); skip the store when it
+         * would not change, to keep the line shared. */
+        if (atomic_load_explicit(&cw->hint, memory_order_relaxed) != me->id)
+            atomic_store_explicit(&cw->hint, me->id, memory_order_relaxed);
+        xomp_wake_if_sleeping(&cw->thread->waker);
         return;
     }
     /* The ring is full: run the task now instead of waiting for room. */
     task_execute(thr, t);
+}
+
+/* Copy an argument block.  GCC's blocks are usually 8-32 bytes: copy
+ * those with a few loads and stores instead of a call. */
+static inline void copy_args(void *dst, const void *src, size_t n)
+{
+    char *d = dst;
+    const char *s = src;
+    if (n > 32) {
+        memcpy(d, s, n);
+    } else if (n > 16) {
+        uint64_t a[2], b[2];
+        memcpy(a, s, 16);
+        memcpy(b, s + n - 16, 16);
+        memcpy(d, a, 16);
+        memcpy(d + n - 16, b, 16);
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    }
+}
+
+/* Fill in a task's header (the block and its arguments are ready). */
+static inline void task_init(struct xomp_task *t, struct xomp_task *parent, void (*fn)(void *),
+                             void *args, unsigned flags, int priority)
+{
+    t->fn = fn;
+    t->data = args;
+    t->parent = parent;
+    t->taskgroup = parent->taskgroup;
+    atomic_init(&t->child_state, 0);
+    t->created_children = 0;
+    t->local_done = 0;
+    t->icv = parent->icv;
+    t->flags |= ((flags & GOMP_TASK_FLAG_FINAL) || (parent->flags & XOMP_TASK_FINAL)
+                     ? XOMP_TASK_FINAL
+                     : 0) |
+                ((flags & GOMP_TASK_FLAG_UNTIED) ? XOMP_TASK_UNTIED : 0);
+    t->priority = priority;
+}
+
+/* if(0), inside a final task, outside any team, or past the depth bound:
+ * run the task on the spot.  It is not counted as a child: it completes
+ * before the parent continues.  It still gets a block of its own, because
+ * its deferred children may outlive this call. */
+static void task_run_undeferred(struct xomp_thread *thr, struct xomp_task *parent,
+                                void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                                size_t arg_size, size_t arg_align, unsigned flags, int priority)
+{
+    void *args;
+    struct xomp_task *t;
+    if (!cpyfn) {
+        /* No copy needed: the arguments live in the caller's frame until the
+         * task has run. */
+        t = xomp_task_alloc_small(&thr->cache);
+        args = data;
+    } else {
+        t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
+        cpyfn(args, data);
+    }
+    task_init(t, parent, fn, args, flags, priority);
+    t->flags |= XOMP_TASK_UNDEFERRED;
+    t->owner = thr;
+    t->creator = (uint16_t)thr->team_id;
+    thr->task = t;
+    thr->depth++;
+    fn(args);
+    thr->depth--;
+    thr->task = parent;
+    task_release_self(thr, t);
 }
 
 void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
@@ -150,53 +239,31 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
 {
     struct xomp_task *parent = thr->task;
     struct xomp_team *team = thr->team;
-    bool final = (flags & GOMP_TASK_FLAG_FINAL) || (parent->flags & XOMP_TASK_FINAL);
-    /* Run now: if(0), inside a final task, outside any team, or too deep
-     * (bounded stack: a frame this deep gets no deferred children, so it
-     * never waits for any, see README). */
-    if (!team || (parent->flags & XOMP_TASK_FINAL) || thr->depth >= xomp_cfg.max_depth)
-        undeferred = true;
+    /* Bounded stack: a frame this deep gets no deferred children, so it never
+     * waits for any (see README). */
+    if (__builtin_expect(undeferred || !team || (parent->flags & XOMP_TASK_FINAL) ||
+                             thr->depth >= xomp_cfg.max_depth,
+                         0)) {
+        task_run_undeferred(thr, parent, fn, data, cpyfn, arg_size, arg_align, flags, priority);
+        return;
+    }
 
     void *args;
     struct xomp_task *t;
-    if (undeferred && !cpyfn) {
-        /* No copy needed: the arguments live in the caller's frame until the
-         * task has run. */
-        t = xomp_task_alloc(&thr->cache, 0, 1, &args);
-        args = data;
+    if (__builtin_expect(!cpyfn && arg_align <= 8 &&
+                             arg_size <= XOMP_TASK_SMALL_BLOCK - XOMP_TASK_ARGS_OFFSET,
+                         1)) {
+        t = xomp_task_alloc_small(&thr->cache);
+        args = (char *)t + XOMP_TASK_ARGS_OFFSET;
+        copy_args(args, data, arg_size);
     } else {
         t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
         if (cpyfn)
             cpyfn(args, data);
-        else if (arg_size)
+        else
             memcpy(args, data, arg_size);
     }
-    t->fn = fn;
-    t->data = args;
-    t->parent = parent;
-    t->taskgroup = parent->taskgroup;
-    atomic_store_explicit(&t->child_state, 0, memory_order_relaxed);
-    t->created_children = 0;
-    t->icv = parent->icv;
-    t->flags |= (final ? XOMP_TASK_FINAL : 0) | ((flags & GOMP_TASK_FLAG_UNTIED) ? XOMP_TASK_UNTIED : 0);
-    t->priority = priority;
-    t->next = NULL;
-
-    if (undeferred) {
-        /* An undeferred task is not counted as a child: it completes before
-         * the parent continues. */
-        struct xomp_task *prev = thr->task;
-        t->flags |= XOMP_TASK_UNDEFERRED;
-        t->owner = thr;
-        t->creator = (uint16_t)thr->team_id;
-        thr->task = t;
-        thr->depth++;
-        fn(args);
-        thr->depth--;
-        thr->task = prev;
-        task_release_self(thr, t);
-        return;
-    }
+    task_init(t, parent, fn, args, flags, priority);
 
     struct xomp_worker *me = thr->worker;
     t->creator = (uint16_t)me->id;
@@ -218,7 +285,8 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
 struct wait_ctx {
     struct xomp_thread *thr;
     _Atomic int64_t *word; /* child_state or taskgroup pending */
-    int64_t target;
+    int64_t target;        /* value of *word when done ... */
+    const uint64_t *local; /* ... plus this (taskwait: children completed here) */
     bool help;              /* may run queued tasks while waiting */
 };
 
@@ -226,7 +294,8 @@ static bool wait_done(const struct wait_ctx *c)
 {
     /* acquire: pairs with the seq_cst RMWs of completing tasks, so their
      * effects are visible once we return. */
-    return atomic_load_explicit(c->word, memory_order_acquire) == c->target;
+    int64_t target = c->target + (c->local ? (int64_t)*c->local : 0);
+    return atomic_load_explicit(c->word, memory_order_acquire) == target;
 }
 
 static bool wait_recheck(void *arg)
@@ -254,12 +323,15 @@ static void wait_helping(struct wait_ctx *c)
 void xomp_taskwait(struct xomp_thread *thr)
 {
     struct xomp_task *t = thr->task;
-    if (!t->created_children)
-        return;
+    if (t->created_children == t->local_done &&
+        atomic_load_explicit(&t->child_state, memory_order_acquire) == 0)
+        return; /* no child, or all completed here (acquire: see wait_done) */
+    /* Done when local_done + (children completed elsewhere) == created. */
     struct wait_ctx c = {
         .thr = thr,
         .word = &t->child_state,
         .target = -(int64_t)t->created_children,
+        .local = &t->local_done,
         .help = thr->team != NULL && thr->depth < xomp_cfg.max_depth,
     };
     wait_helping(&c);

@@ -14,12 +14,14 @@
  *
  * Memory lifetime.  A child updates parent->child_state when it completes,
  * so a parent must outlive its children even when it finishes first.
- * child_state is -(children completed) while the task runs, and
- * FINISHED + (children still running) once its body returned; whoever brings
- * it to exactly FINISHED frees the task: the task itself when it finishes
- * after its last child, or the last child when it completes after the parent
- * finished.  Each decides from the value its own atomic RMW returns and
- * never reads the parent after it.  See src/task/README.md.
+ * child_state is -(children completed on other threads) while the task
+ * runs, and FINISHED + (children still running) once its body returned;
+ * whoever brings it to exactly FINISHED frees the task: the task itself when
+ * it finishes after its last child, or the last child when it completes
+ * after the parent finished.  Each decides from the value its own atomic RMW
+ * returns and never reads the parent after it.  A child completing on the
+ * parent's own thread, while the parent is suspended beneath it, counts in
+ * the plain local_done instead: no atomic at all.  See src/task/README.md.
  */
 #ifndef XOMP_TASK_H
 #define XOMP_TASK_H
@@ -55,12 +57,15 @@ struct xomp_task {
     struct xomp_taskgroup *taskgroup;
     /* Thread executing the task; children wake it when it may be waiting. */
     struct xomp_thread *owner;
-    /* -(completed children), then FINISHED + (running children); see above.
-     * Children subtract 1 with a seq_cst RMW; taskwait waits for
-     * -created_children. */
+    /* -(children completed elsewhere), then FINISHED + (running children);
+     * see above.  Remote children subtract 1 with a seq_cst RMW; taskwait
+     * waits for local_done - created_children. */
     _Atomic int64_t child_state;
     /* Children created so far; written only by the owner thread. */
     uint64_t created_children;
+    /* Children completed by the owner thread itself while this task was
+     * suspended beneath them on its stack; plain, owner-only (README). */
+    uint64_t local_done;
     struct xomp_icv icv;
     uint32_t flags;
     uint16_t size_class;   /* task cache size class (task_alloc.c) */

@@ -9,12 +9,11 @@
 #include <string.h>
 
 /* Block sizes of the classes; a task needing more is malloc'ed. */
-static const size_t class_size[XOMP_TASK_CLASSES] = {256, 512, 1024, 4096};
+static const size_t class_size[XOMP_TASK_CLASSES] = {XOMP_TASK_SMALL_BLOCK, 512, 1024, 4096};
 
 /* Blocks obtained from malloc at once when a cache and the depot are empty. */
 #define CHUNK_BLOCKS 64
-/* A cache holding more than HIGH blocks of a class gives BATCH to the depot. */
-#define CACHE_HIGH 4096
+/* Blocks a cache over XOMP_TASK_CACHE_HIGH gives to the depot at once. */
 #define DEPOT_BATCH 1024
 
 /* A batch of free blocks in the depot; the header lives in its first block. */
@@ -96,6 +95,12 @@ static void cache_spill(struct xomp_task_cache *cache, unsigned cls)
     depot_push(cls, b);
 }
 
+struct xomp_task *xomp_task_refill_small(struct xomp_task_cache *cache)
+{
+    cache_refill(cache, 0);
+    return xomp_task_alloc_small(cache);
+}
+
 struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size,
                                   size_t arg_align, void **args)
 {
@@ -129,7 +134,7 @@ struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size
     return t;
 }
 
-void xomp_task_free(struct xomp_task_cache *cache, struct xomp_task *t)
+void xomp_task_free_slow(struct xomp_task_cache *cache, struct xomp_task *t)
 {
     unsigned cls = t->size_class;
     if (cls == XOMP_TASK_CLASSES) {
@@ -138,6 +143,6 @@ void xomp_task_free(struct xomp_task_cache *cache, struct xomp_task *t)
     }
     t->next = cache->free[cls];
     cache->free[cls] = t;
-    if (__builtin_expect(++cache->count[cls] > CACHE_HIGH, 0))
+    if (++cache->count[cls] > XOMP_TASK_CACHE_HIGH)
         cache_spill(cache, cls);
 }

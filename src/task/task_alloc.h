@@ -14,12 +14,16 @@
 #ifndef XOMP_TASK_ALLOC_H
 #define XOMP_TASK_ALLOC_H
 
+#include "task.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
-struct xomp_task;
-
 #define XOMP_TASK_CLASSES 4
+/* Block size of the smallest class, which most tasks use. */
+#define XOMP_TASK_SMALL_BLOCK 256
+/* A cache holding more blocks of a class than this gives a batch away. */
+#define XOMP_TASK_CACHE_HIGH 4096
 
 struct xomp_task_cache {
     struct xomp_task *free[XOMP_TASK_CLASSES];
@@ -31,6 +35,39 @@ struct xomp_task_cache {
  * when memory is exhausted). */
 struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size,
                                   size_t arg_align, void **args);
-void xomp_task_free(struct xomp_task_cache *cache, struct xomp_task *task);
+
+/* Slow paths of the inline functions below. */
+struct xomp_task *xomp_task_refill_small(struct xomp_task_cache *cache);
+void xomp_task_free_slow(struct xomp_task_cache *cache, struct xomp_task *task);
+
+/* Offset of the arguments in a block when their alignment is at most that
+ * of a pointer. */
+#define XOMP_TASK_ARGS_OFFSET ((sizeof(struct xomp_task) + 7) & ~(size_t)7)
+
+/* Fast path: a block of the smallest class (the caller checked that the
+ * arguments fit at XOMP_TASK_ARGS_OFFSET). */
+static inline struct xomp_task *xomp_task_alloc_small(struct xomp_task_cache *cache)
+{
+    struct xomp_task *t = cache->free[0];
+    if (__builtin_expect(!t, 0))
+        return xomp_task_refill_small(cache);
+    cache->free[0] = t->next;
+    cache->count[0]--;
+    t->size_class = 0;
+    t->flags = 0;
+    return t;
+}
+
+static inline void xomp_task_free(struct xomp_task_cache *cache, struct xomp_task *t)
+{
+    unsigned cls = t->size_class;
+    if (__builtin_expect(cls != 0 || cache->count[0] >= XOMP_TASK_CACHE_HIGH, 0)) {
+        xomp_task_free_slow(cache, t);
+        return;
+    }
+    t->next = cache->free[0];
+    cache->free[0] = t;
+    cache->count[0]++;
+}
 
 #endif
