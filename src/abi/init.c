@@ -3,6 +3,7 @@
 #include "../../include/xomp.h"
 #include "../runtime/config.h"
 #include "../runtime/thread.h"
+#include "../prof/stats.h"
 #include "../topo/topo.h"
 #include "abi.h"
 
@@ -31,6 +32,8 @@ __attribute__((constructor)) static void xomp_init(void)
     if (xomp_cfg.icv.bind != XOMP_BIND_FALSE && xomp_places_count() > 0 &&
         xomp_place_bind_self(0))
         xomp_self()->place = 0;
+    if (xomp_cfg.stats)
+        atexit(xomp_stats_print);
     if (xomp_cfg.display_env)
         xomp_display_env(xomp_cfg.display_env == 2);
 }

@@ -36,6 +36,7 @@ enum xomp_proc_bind {
 enum xomp_wait_policy { XOMP_WAIT_DEFAULT, XOMP_WAIT_ACTIVE, XOMP_WAIT_PASSIVE };
 enum xomp_placement { XOMP_PLACEMENT_RR, XOMP_PLACEMENT_LOCAL };
 enum xomp_barrier_kind { XOMP_BARRIER_TREE, XOMP_BARRIER_CENTRAL };
+enum xomp_dlb { XOMP_DLB_NONE, XOMP_DLB_WS, XOMP_DLB_RP };
 
 /* The per-task data-environment ICVs.  Small on purpose: it is copied into
  * every task. */
@@ -81,6 +82,11 @@ struct xomp_config {
     enum xomp_barrier_kind barrier;
     unsigned barrier_arity;       /* children per node of the tree barrier */
     unsigned max_depth;           /* explicit-task frames one stack may hold */
+    enum xomp_dlb dlb;            /* load-balancing strategy (sched/dlb.h) */
+    unsigned dlb_steal;           /* tasks moved or redirected per request */
+    unsigned dlb_interval;        /* idle polls between a thief's requests */
+    unsigned dlb_victims;         /* victims asked per attempt */
+    bool stats;                   /* XOMP_STATS: print counters at exit */
 };
 
 extern struct xomp_config xomp_cfg;
@@ -91,6 +97,9 @@ extern struct xomp_config xomp_cfg;
 /* Parse the environment into xomp_cfg.  Called once from the library
  * constructor; reports every invalid value on stderr. */
 void xomp_config_init(void);
+
+/* "none", "ws" or "rp". */
+const char *xomp_dlb_name(enum xomp_dlb dlb);
 
 /* Print the OMP_DISPLAY_ENV block (also omp_display_env()). */
 void xomp_display_env(bool verbose);

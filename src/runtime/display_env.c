@@ -4,6 +4,7 @@
 #include "config.h"
 #include "../topo/topo.h"
 
+#include <limits.h>
 #include <stdio.h>
 
 static const char *bool_word(bool b)
@@ -60,7 +61,9 @@ void xomp_display_env(bool verbose)
     fprintf(f, "  OMP_STACKSIZE = '%zu'\n", c->stacksize);
     fprintf(f, "  OMP_WAIT_POLICY = '%s'\n",
             c->wait_policy == XOMP_WAIT_ACTIVE ? "ACTIVE" : "PASSIVE");
-    fprintf(f, "  OMP_THREAD_LIMIT = '%u'\n", icv->thread_limit);
+    /* libgomp shows "no limit" as UINT_MAX. */
+    fprintf(f, "  OMP_THREAD_LIMIT = '%u'\n",
+            icv->thread_limit == INT_MAX ? UINT_MAX : icv->thread_limit);
     fprintf(f, "  OMP_MAX_ACTIVE_LEVELS = '%u'\n", icv->max_active_levels);
     fprintf(f, "  OMP_CANCELLATION = '%s'\n", bool_word(c->cancellation));
     fprintf(f, "  OMP_DEFAULT_DEVICE = '%d'\n", icv->default_device);
@@ -78,6 +81,10 @@ void xomp_display_env(bool verbose)
     fprintf(f, "  XOMP_BARRIER = '%s'\n", c->barrier == XOMP_BARRIER_TREE ? "tree" : "central");
     fprintf(f, "  XOMP_BARRIER_ARITY = '%u'\n", c->barrier_arity);
     fprintf(f, "  XOMP_MAX_DEPTH = '%u'\n", c->max_depth);
+    fprintf(f, "  XOMP_DLB = '%s'\n", xomp_dlb_name(c->dlb));
+    fprintf(f, "  XOMP_DLB_STEAL = '%u'\n", c->dlb_steal);
+    fprintf(f, "  XOMP_DLB_INTERVAL = '%u'\n", c->dlb_interval);
+    fprintf(f, "  XOMP_DLB_VICTIMS = '%u'\n", c->dlb_victims);
     if (c->spin_ns == UINT64_MAX)
         fputs("  XOMP_SPIN_US = 'INFINITE'\n", f);
     else

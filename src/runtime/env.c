@@ -86,8 +86,11 @@ static bool env_uint(const char *name, unsigned long min, unsigned long max, uns
     unsigned long x;
     const char *end;
     if (!parse_ulong(v, &x, &end) || *end || x < min || x > max) {
-        char fb[64];
-        snprintf(fb, sizeof fb, "%s%lu", fallback_desc ? fallback_desc : "", *var);
+        char fb[96];
+        if (fallback_desc && *fallback_desc)
+            snprintf(fb, sizeof fb, "%s", fallback_desc);
+        else
+            snprintf(fb, sizeof fb, "%lu", *var);
         invalid(name, v, fb);
         return false;
     }
@@ -395,8 +398,41 @@ static void env_xomp(void)
     if (env_uint("XOMP_MAX_DEPTH", 1, 1u << 20, &x, ""))
         xomp_cfg.max_depth = (unsigned)x;
 
+    v = getenv("XOMP_DLB");
+    if (v) {
+        if (!strcasecmp(v, "none"))
+            xomp_cfg.dlb = XOMP_DLB_NONE;
+        else if (!strcasecmp(v, "ws"))
+            xomp_cfg.dlb = XOMP_DLB_WS;
+        else if (!strcasecmp(v, "rp"))
+            xomp_cfg.dlb = XOMP_DLB_RP;
+        else
+            invalid("XOMP_DLB", v, xomp_dlb_name(xomp_cfg.dlb));
+    }
+    x = xomp_cfg.dlb_steal;
+    if (env_uint("XOMP_DLB_STEAL", 1, 1u << 16, &x, ""))
+        xomp_cfg.dlb_steal = (unsigned)x;
+    x = xomp_cfg.dlb_interval;
+    if (env_uint("XOMP_DLB_INTERVAL", 0, 1u << 30, &x, ""))
+        xomp_cfg.dlb_interval = (unsigned)x;
+    x = xomp_cfg.dlb_victims;
+    if (env_uint("XOMP_DLB_VICTIMS", 1, 1u << 16, &x, ""))
+        xomp_cfg.dlb_victims = (unsigned)x;
+
+    /* XOMP_STATS: 1/0 as well as true/false. */
+    v = getenv("XOMP_STATS");
+    if (v) {
+        bool b;
+        if (!strcmp(v, "1") || !strcmp(v, "0"))
+            xomp_cfg.stats = v[0] == '1';
+        else if (parse_bool_value(v, &b))
+            xomp_cfg.stats = b;
+        else
+            invalid("XOMP_STATS", v, "0");
+    }
+
     x = 0;
-    if (env_uint("XOMP_SPIN_US", 0, UINT32_MAX, &x, "the default spin time; "))
+    if (env_uint("XOMP_SPIN_US", 0, UINT32_MAX, &x, "the default spin time"))
         xomp_cfg.spin_ns = xomp_cfg.spin_ns_oversubscribed = (uint64_t)x * 1000;
 }
 
@@ -432,6 +468,10 @@ void xomp_config_init(void)
     c->barrier = XOMP_BARRIER_TREE;
     c->barrier_arity = 2;
     c->max_depth = 256;
+    c->dlb = XOMP_DLB_WS;
+    c->dlb_steal = 1;
+    c->dlb_interval = 16;
+    c->dlb_victims = 1;
 
     env_num_threads();
     env_proc_bind();
@@ -481,6 +521,11 @@ void xomp_config_init(void)
         c->spin_ns = c->spin_ns_oversubscribed = 0;
 
     env_xomp();
+}
+
+const char *xomp_dlb_name(enum xomp_dlb dlb)
+{
+    return dlb == XOMP_DLB_WS ? "ws" : dlb == XOMP_DLB_RP ? "rp" : "none";
 }
 
 void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child)

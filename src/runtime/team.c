@@ -9,6 +9,7 @@
  */
 #include "team.h"
 
+#include "../sched/dlb.h"
 #include "../task/task_core.h"
 #include "../topo/binding.h"
 #include "log.h"
@@ -172,6 +173,7 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
     w->scan_next = 0;
     w->ws_count = 0;
     w->spawned = w->finished = 0;
+    xomp_dlb_begin(team, w);
     w->bar_ticket = team->barrier_kind == XOMP_BARRIER_TREE ? team->bar.base_ticket : 0;
     xomp_task_init_implicit(&w->implicit_task, thr, team->parent_task, &team->icv);
     thr->team = team;

@@ -46,13 +46,29 @@ struct xomp_worker {
     uint64_t ws_count;     /* worksharing constructs met in this region */
     uint32_t *push_head;   /* [capacity] producer cursor per consumer */
     uint32_t *pop_tail;    /* [capacity] consumer cursor per producer */
-    struct xomp_task **self_stack; /* [ring_size] own tasks, LIFO (xqueue.h) */
-    unsigned self_top;
+    /* Own tasks (xqueue.h): a deque in a circular array of ring_size; the
+     * member pops its newest at `top`, and gives its oldest away at `bottom`
+     * (load balancing).  Free-running counters. */
+    struct xomp_task **self_stack;
+    uint32_t self_top, self_bottom;
+    /* Load balancing, owner's side (dlb.c). */
+    uint64_t dlb_round;          /* round requests must carry to be valid */
+    int dlb_redirect;            /* rp: member receiving our next tasks, or -1 */
+    unsigned dlb_redirect_left;
+    unsigned dlb_countdown;      /* idle polls until the next request */
+    uint64_t dlb_random;         /* victim choice */
 
     /* ---- written by producers (any member), read by this member ---- */
     /* Rings this member consumes, one per producer; NULL until used. */
     _Alignas(64) _Atomic(xomp_slot_t *) *rings;
     _Atomic uint32_t hint; /* last producer that pushed here (benign race) */
+
+    /* ---- load-balancing cells: requests written by thieves, the round
+     * written by this member (dlb.h) ---- */
+    struct {
+        _Alignas(64) _Atomic uint64_t request; /* round | thief << 40 */
+        _Atomic uint64_t round;
+    } dlb;
 
     /* ---- written by this member after it fully left the region ---- */
     _Alignas(64) _Atomic uint64_t left_region;

@@ -154,6 +154,14 @@ void xomp_pool_release(struct xomp_thread **threads, unsigned count)
     pthread_mutex_unlock(&pool_lock);
 }
 
+void xomp_threads_foreach(void (*fn)(struct xomp_thread *, void *), void *arg)
+{
+    pthread_mutex_lock(&pool_lock);
+    for (struct xomp_thread *t = all_threads; t; t = t->all_next)
+        fn(t, arg);
+    pthread_mutex_unlock(&pool_lock);
+}
+
 /* After fork() only the forking thread exists in the child: forget every
  * other thread (their states leak, by design: they may be mid-update). */
 static void after_fork_child(void)

@@ -9,6 +9,7 @@
 #define XOMP_THREAD_H
 
 #include "../task/task.h"
+#include "../prof/stats.h"
 #include "../task/task_alloc.h"
 #include "team.h"
 #include "wait.h"
@@ -27,6 +28,7 @@ struct xomp_thread {
     unsigned team_id;
     unsigned depth;             /* explicit-task frames on this stack */
     struct xomp_task_cache cache;
+    struct xomp_stats stats; /* owner-only counters (prof/stats.h) */
 
     /* ---- touched by other threads to wake this one ---- */
     struct xomp_waker waker;
@@ -71,6 +73,9 @@ void xomp_pool_release(struct xomp_thread **threads, unsigned count);
 
 /* Start a docked pool thread on member `id` of `team`. */
 void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id);
+
+/* Call fn on every thread state (statistics, diagnostics). */
+void xomp_threads_foreach(void (*fn)(struct xomp_thread *, void *), void *arg);
 
 /* Threads currently in teams, for OMP_THREAD_LIMIT and oversubscription. */
 extern _Atomic unsigned xomp_busy_threads;

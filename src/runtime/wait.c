@@ -4,7 +4,6 @@
 #include "config.h"
 #include "futex.h"
 
-#include <sched.h>
 #include <time.h>
 
 _Atomic bool xomp_oversubscribed;
@@ -42,10 +41,7 @@ void xomp_idle_step(struct xomp_waker *self, struct xomp_idle *idle, bool (*rech
         if (!idle->start_ns)
             idle->start_ns = now;
         if (now - idle->start_ns < budget) {
-            if (crowded)
-                sched_yield(); /* let the thread we wait for run */
-            else
-                xomp_cpu_relax();
+            xomp_cpu_relax();
             return;
         }
     }

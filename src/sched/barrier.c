@@ -211,6 +211,7 @@ static void central_wait(struct xomp_thread *thr)
 
 void xomp_barrier_wait(struct xomp_thread *thr)
 {
+    thr->stats.barriers++;
     if (thr->team->barrier_kind == XOMP_BARRIER_CENTRAL)
         central_wait(thr);
     else

@@ -23,7 +23,7 @@ xomp_slot_t *xomp_ring_create(struct xomp_team *team, unsigned consumer, unsigne
 struct xomp_task *xomp_xqueue_pop(struct xomp_team *team, struct xomp_worker *me)
 {
     unsigned id = me->id;
-    struct xomp_task *t = xomp_self_pop(me);
+    struct xomp_task *t = xomp_self_pop(team, me);
     if (t)
         return t;
     unsigned n = team->nthreads;
@@ -48,7 +48,7 @@ struct xomp_task *xomp_xqueue_pop(struct xomp_team *team, struct xomp_worker *me
 
 bool xomp_xqueue_has_work(struct xomp_team *team, struct xomp_worker *me)
 {
-    if (me->self_top)
+    if (me->self_top != me->self_bottom)
         return true;
     for (unsigned p = 0; p < team->nthreads; p++)
         if (p != me->id && xomp_ring_ready(me, p))

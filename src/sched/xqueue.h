@@ -35,20 +35,38 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-/* Push onto the member's own stack; false when it is full. */
+/* Push onto the member's own deque; false when it is full. */
 static inline bool xomp_self_push(struct xomp_team *team, struct xomp_worker *me,
                                   struct xomp_task *t)
 {
-    if (me->self_top == team->ring_size)
+    if (me->self_top - me->self_bottom == team->ring_size)
         return false;
-    me->self_stack[me->self_top++] = t;
+    me->self_stack[me->self_top++ & (team->ring_size - 1)] = t;
     return true;
 }
 
 /* Pop the member's newest own task, or NULL. */
-static inline struct xomp_task *xomp_self_pop(struct xomp_worker *me)
+static inline struct xomp_task *xomp_self_pop(struct xomp_team *team, struct xomp_worker *me)
 {
-    return me->self_top ? me->self_stack[--me->self_top] : NULL;
+    if (me->self_top == me->self_bottom)
+        return NULL;
+    return me->self_stack[--me->self_top & (team->ring_size - 1)];
+}
+
+/* Take the member's oldest own task (to give it away), or NULL. */
+static inline struct xomp_task *xomp_self_take_oldest(struct xomp_team *team,
+                                                      struct xomp_worker *me)
+{
+    if (me->self_top == me->self_bottom)
+        return NULL;
+    return me->self_stack[me->self_bottom++ & (team->ring_size - 1)];
+}
+
+/* Put back a task just taken with xomp_self_take_oldest. */
+static inline void xomp_self_untake(struct xomp_team *team, struct xomp_worker *me,
+                                    struct xomp_task *t)
+{
+    me->self_stack[--me->self_bottom & (team->ring_size - 1)] = t;
 }
 
 /* Allocate ring [consumer][producer] (called by the producer). */

@@ -8,6 +8,7 @@
 
 #include "../runtime/log.h"
 #include "../runtime/thread.h"
+#include "../sched/dlb.h"
 #include "../sched/xqueue.h"
 #include "task_alloc.h"
 
@@ -95,6 +96,11 @@ static void task_execute(struct xomp_thread *thr, struct xomp_task *t)
     struct xomp_task *prev = thr->task;
     struct xomp_worker *w = thr->worker;
     struct xomp_task *parent = t->parent;
+    thr->stats.tasks_run++;
+    if (t->creator == w->id)
+        thr->stats.run_self++;
+    else
+        thr->stats.run_other++;
     t->owner = thr;
     thr->task = t;
     thr->depth++;
@@ -118,9 +124,13 @@ bool xomp_task_run_one(struct xomp_thread *thr)
     struct xomp_team *team = thr->team;
     if (!team)
         return false;
-    struct xomp_task *t = xomp_xqueue_pop(team, thr->worker);
-    if (!t)
+    struct xomp_worker *me = thr->worker;
+    xomp_dlb_poll(team, me); /* give work away first if someone asked */
+    struct xomp_task *t = xomp_xqueue_pop(team, me);
+    if (!t) {
+        xomp_dlb_idle(team, me); /* ask for work */
         return false;
+    }
     task_execute(thr, t);
     return true;
 }
@@ -129,6 +139,8 @@ bool xomp_task_run_one(struct xomp_thread *thr)
 
 static unsigned place_task(struct xomp_team *team, struct xomp_worker *me)
 {
+    if (__builtin_expect(me->dlb_redirect >= 0, 0))
+        return (unsigned)me->dlb_redirect; /* redirect push (dlb.c) */
     if (xomp_cfg.placement == XOMP_PLACEMENT_LOCAL)
         return me->id;
     unsigned c = me->rr_next;
@@ -142,17 +154,26 @@ static void task_submit(struct xomp_thread *thr, struct xomp_task *t)
     struct xomp_worker *me = thr->worker;
     unsigned c = place_task(team, me);
     if (c == me->id) {
-        if (xomp_self_push(team, me, t))
+        if (xomp_self_push(team, me, t)) {
+            thr->stats.pushed_own++;
             return;
-    } else if (xomp_ring_push(team, me, c, t)) {
-        struct xomp_worker *cw = &team->workers[c];
-        /* relaxed: advice only (see xomp_xqueue_pop); skip the store when it
-         * would not change, to keep the line shared. */
-        if (atomic_load_explicit(&cw->hint, memory_order_relaxed) != me->id)
-            atomic_store_explicit(&cw->hint, me->id, memory_order_relaxed);
-        xomp_wake_if_sleeping(&cw->thread->waker);
-        return;
+        }
+    } else {
+        bool pushed = xomp_ring_push(team, me, c, t);
+        if (__builtin_expect((int)c == me->dlb_redirect, 0))
+            xomp_dlb_redirected(me, !pushed);
+        if (pushed) {
+            struct xomp_worker *cw = &team->workers[c];
+            /* relaxed: advice only (see xomp_xqueue_pop); skip the store when
+             * it would not change, to keep the line shared. */
+            if (atomic_load_explicit(&cw->hint, memory_order_relaxed) != me->id)
+                atomic_store_explicit(&cw->hint, me->id, memory_order_relaxed);
+            xomp_wake_if_sleeping(&cw->thread->waker);
+            thr->stats.pushed_other++;
+            return;
+        }
     }
+    thr->stats.immediate++;
     /* The ring is full: run the task now instead of waiting for room. */
     task_execute(thr, t);
 }
@@ -223,6 +244,7 @@ static void task_run_undeferred(struct xomp_thread *thr, struct xomp_task *paren
     }
     task_init(t, parent, fn, args, flags, priority);
     t->flags |= XOMP_TASK_UNDEFERRED;
+    thr->stats.undeferred++;
     t->owner = thr;
     t->creator = (uint16_t)thr->team_id;
     thr->task = t;
@@ -266,8 +288,10 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
     task_init(t, parent, fn, args, flags, priority);
 
     struct xomp_worker *me = thr->worker;
+    xomp_dlb_poll(team, me);
     t->creator = (uint16_t)me->id;
     parent->created_children++;
+    thr->stats.tasks_created++;
     if (t->taskgroup)
         /* relaxed: the decrement happens after the task was popped, i.e.
          * after this increment in happens-before, hence in modification

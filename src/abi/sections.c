@@ -1,0 +1,96 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The sections and scope constructs.  Sections are a loop over the section
+ * numbers 1 .. count handed out one at a time (dynamic, chunk 1); 0 means
+ * no section is left for the caller.
+ */
+#include "../runtime/log.h"
+#include "../runtime/loop.h"
+#include "../runtime/team.h"
+#include "abi.h"
+
+static const struct xomp_sched one_at_a_time = {XOMP_SCHED_DYNAMIC, 1};
+
+static void sections_loop(struct xomp_loop *l, unsigned count)
+{
+    xomp_loop_of_long(l, 1, (long)count + 1, 1);
+}
+
+static unsigned section_or_zero(bool got, uint64_t section)
+{
+    return got ? (unsigned)section : 0;
+}
+
+static unsigned sections_start(unsigned count, void **mem)
+{
+    struct xomp_loop l;
+    sections_loop(&l, count);
+    struct xomp_loop_args a = {.loop = &l, .sched = one_at_a_time, .mem = mem};
+    uint64_t s = 0, e;
+    return section_or_zero(xomp_loop_start(&a, &s, &e), s);
+}
+
+static void parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
+                              unsigned count, unsigned flags)
+{
+    struct xomp_loop l;
+    sections_loop(&l, count);
+    xomp_parallel_loop_start(fn, data, num_threads, flags, &l, one_at_a_time);
+}
+
+XOMP_EXPORT unsigned GOMP_sections_start(unsigned count)
+{
+    return sections_start(count, NULL);
+}
+
+XOMP_EXPORT unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem)
+{
+    if (reductions)
+        xomp_fatal("task reductions on sections are not supported yet");
+    return sections_start(count, mem);
+}
+
+XOMP_EXPORT unsigned GOMP_sections_next(void)
+{
+    uint64_t s = 0, e;
+    return section_or_zero(xomp_loop_next(&s, &e), s);
+}
+
+XOMP_EXPORT void GOMP_parallel_sections_start(void (*fn)(void *), void *data,
+                                              unsigned num_threads, unsigned count)
+{
+    parallel_sections(fn, data, num_threads, count, 0);
+}
+
+XOMP_EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
+                                        unsigned count, unsigned flags)
+{
+    parallel_sections(fn, data, num_threads, count, flags);
+    fn(data);
+    xomp_parallel_end();
+}
+
+XOMP_EXPORT void GOMP_sections_end(void)
+{
+    xomp_loop_end(XOMP_LOOP_END_BARRIER);
+}
+
+XOMP_EXPORT void GOMP_sections_end_nowait(void)
+{
+    xomp_loop_end(XOMP_LOOP_END_NOWAIT);
+}
+
+XOMP_EXPORT bool GOMP_sections_end_cancel(void)
+{
+    return xomp_loop_end(XOMP_LOOP_END_CANCEL);
+}
+
+/* The compiler calls this only for a scope with task reductions (it then
+ * treats the scope as a worksharing construct, which
+ * GOMP_workshare_task_reduction_unregister ends); a scope without them
+ * needs nothing from the runtime. */
+XOMP_EXPORT void GOMP_scope_start(uintptr_t *reductions)
+{
+    if (reductions)
+        xomp_fatal("task reductions on scope are not supported yet");
+}
