@@ -62,7 +62,7 @@ static void *xcalloc(size_t n, size_t size)
     return p;
 }
 
-static struct xomp_team *team_create(unsigned capacity, unsigned level)
+struct xomp_team *xomp_team_create(unsigned capacity, unsigned level)
 {
     struct xomp_team *team = aligned_alloc(64, (sizeof *team + 63) & ~(size_t)63);
     size_t wbytes = ((size_t)capacity * sizeof(struct xomp_worker) + 63) & ~(size_t)63;
@@ -104,7 +104,7 @@ static void team_wait_left(struct xomp_team *team, unsigned n)
             xomp_cpu_relax();
 }
 
-static void team_destroy(struct xomp_team *team)
+void xomp_team_destroy(struct xomp_team *team)
 {
     team_wait_left(team, team->nthreads);
     if (team->keeps_threads && team->reserved) {
@@ -136,11 +136,11 @@ static struct xomp_team *team_for_region(struct xomp_thread *master, unsigned le
     unsigned slot = level - 1;
     struct xomp_team *team = slot < XOMP_HOT_LEVELS ? master->hot_team[slot] : NULL;
     if (team && team->capacity < *n) {
-        team_destroy(team);
+        xomp_team_destroy(team);
         team = NULL;
     }
     if (!team) {
-        team = team_create(*n, level);
+        team = xomp_team_create(*n, level);
         if (slot < XOMP_HOT_LEVELS)
             master->hot_team[slot] = team;
     }
@@ -283,7 +283,7 @@ void xomp_parallel_end(void)
     }
     unsigned level = team->level;
     if (level - 1 >= XOMP_HOT_LEVELS)
-        team_destroy(team); /* too deep to be worth caching */
+        xomp_team_destroy(team); /* too deep to be worth caching */
 }
 
 void xomp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)

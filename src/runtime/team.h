@@ -117,6 +117,11 @@ void xomp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigne
 void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
 void xomp_parallel_end(void);
 
+/* A team object with room for `capacity` members (rings, arrays), and its
+ * destruction (after every member left).  Exposed for unit tests. */
+struct xomp_team *xomp_team_create(unsigned capacity, unsigned level);
+void xomp_team_destroy(struct xomp_team *team);
+
 /* Threads a parallel region would get for a num_threads request (0: none). */
 unsigned xomp_resolve_num_threads(struct xomp_thread *thr, unsigned requested);
 

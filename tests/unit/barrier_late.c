@@ -1,0 +1,151 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The tree barrier's termination rule against its hardest interleaving,
+ * driven through the real runtime with exact targeting: a spawner waits
+ * until the other members have arrived at the barrier and *reported* (their
+ * report cell carries the barrier's ticket: the seed's rule would count
+ * them as gathered), then pushes slow tasks straight into those members'
+ * rings; each of those pushes a grandchild to another member that already
+ * reported, or to the spawner.  The barrier must not return before every
+ * one of them ran.  The test also checks it really produced that
+ * interleaving.  (Replacing the barrier's rule by the seed's, or by a
+ * single-wave "created == completed", makes it fail.)
+ */
+#include "runtime/thread.h"
+#include "sched/barrier.h"
+
+#include <stdio.h>
+#include <time.h>
+
+void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+               long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+               void *detach);
+void GOMP_barrier(void);
+
+#define MEMBERS 5
+#define ITERATIONS 60
+
+static _Atomic int done[ITERATIONS][MEMBERS];
+static _Atomic int grandchild_done[ITERATIONS][MEMBERS];
+static _Atomic int unfinished_seen;
+static _Atomic int pushes_to_reported;
+/* Members that reported before the spawner pushed, per iteration (bits). */
+static _Atomic unsigned reported_mask[ITERATIONS];
+
+struct job {
+    int iter, member;
+};
+
+static void pause_us(long us)
+{
+    struct timespec ts = {0, us * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static void grandchild(void *arg)
+{
+    struct job *j = arg;
+    atomic_store(&grandchild_done[j->iter][j->member], 1);
+}
+
+/* Run by a member that had reported: push a grandchild, then stay busy a
+ * while.  On even iterations the grandchild goes to another member that
+ * had reported; on odd ones to the spawner, which has not reported yet and
+ * will count the grandchild's completion in the same wave that counts this
+ * still-running task's creation -- sums that balance although a task is
+ * unfinished, which a rule comparing one wave's sums would accept. */
+static void slow_task(void *arg)
+{
+    struct job *j = arg;
+    struct xomp_thread *thr = xomp_self();
+    unsigned mask = atomic_load(&reported_mask[j->iter]);
+    unsigned target = (unsigned)j->iter % MEMBERS; /* the spawner */
+    for (unsigned k = 1; k <= MEMBERS && j->iter % 2 == 0; k++) {
+        unsigned c = (thr->team_id + k) % MEMBERS;
+        if (mask & (1u << c)) {
+            target = c;
+            break;
+        }
+    }
+    thr->worker->rr_next = target;
+    struct job g = *j;
+    GOMP_task(grandchild, &g, NULL, sizeof g, _Alignof(struct job), true, 0, NULL, 0, NULL);
+    pause_us(2000);
+    atomic_store(&done[j->iter][j->member], 1);
+}
+
+static bool is_ancestor(unsigned a, unsigned node)
+{
+    unsigned k = xomp_cfg.barrier_arity;
+    while (node != 0) {
+        node = (node - 1) / k;
+        if (node == a)
+            return true;
+    }
+    return false;
+}
+
+static void region(void *arg)
+{
+    (void)arg;
+    struct xomp_thread *thr = xomp_self();
+    struct xomp_team *team = thr->team;
+    unsigned me = thr->team_id;
+    for (int iter = 0; iter < ITERATIONS; iter++) {
+        unsigned spawner = (unsigned)iter % MEMBERS;
+        if (me == spawner) {
+            uint64_t ticket = thr->worker->bar_ticket;
+            /* Members whose subtree does not hold the spawner can report;
+             * wait (up to 0.5 s) until they have. */
+            unsigned mask = 0;
+            for (int tries = 0; tries < 5000; tries++) {
+                mask = 0;
+                unsigned want = 0;
+                for (unsigned k = 0; k < MEMBERS; k++) {
+                    if (k == spawner || is_ancestor(k, spawner))
+                        continue;
+                    want |= 1u << k;
+                    if (atomic_load_explicit(&team->workers[k].bar.report,
+                                             memory_order_acquire) >= ticket)
+                        mask |= 1u << k;
+                }
+                if (mask == want)
+                    break;
+                pause_us(100);
+            }
+            atomic_store(&reported_mask[iter], mask);
+            for (unsigned k = 0; k < MEMBERS; k++) {
+                if (!(mask & (1u << k)))
+                    continue;
+                thr->worker->rr_next = k;
+                struct job j = {iter, (int)k};
+                GOMP_task(slow_task, &j, NULL, sizeof j, _Alignof(struct job), true, 0, NULL, 0,
+                          NULL);
+                atomic_fetch_add(&pushes_to_reported, 1);
+            }
+        }
+        GOMP_barrier();
+        unsigned mask = atomic_load(&reported_mask[iter]);
+        for (unsigned k = 0; k < MEMBERS; k++)
+            if ((mask & (1u << k)) &&
+                (!atomic_load(&done[iter][k]) || !atomic_load(&grandchild_done[iter][k])))
+                atomic_fetch_add(&unfinished_seen, 1);
+        GOMP_barrier();
+    }
+}
+
+int main(void)
+{
+    /* Tasks must stay where they are pushed. */
+    xomp_cfg.placement = XOMP_PLACEMENT_RR;
+    xomp_cfg.dlb = XOMP_DLB_NONE;
+    xomp_cfg.spin_ns = 20 * 1000; /* let the reported members fall asleep too */
+    GOMP_parallel(region, NULL, MEMBERS, 0);
+    int unfinished = atomic_load(&unfinished_seen), pushes = atomic_load(&pushes_to_reported);
+    bool failed = unfinished != 0 || pushes < ITERATIONS;
+    printf("%s: %d tasks pushed to members that had already reported; %d checks saw an "
+           "unfinished task after the barrier\n",
+           failed ? "FAIL" : "ok", pushes, unfinished);
+    return failed;
+}
