@@ -1,5 +1,7 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
 /* GOMP_task, taskwait, taskyield and taskgroup entry points. */
+#include <omp.h>
+
 #include "../runtime/log.h"
 #include "../runtime/thread.h"
 #include "../task/task_core.h"
@@ -9,19 +11,36 @@ XOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
                            long arg_size, long arg_align, bool if_clause, unsigned flags,
                            void **depend, int priority, void *detach)
 {
-    (void)depend;
-    (void)detach;
-    if (flags & GOMP_TASK_FLAG_DEPEND)
-        xomp_fatal("task dependences (depend clause) are not supported yet");
-    if (flags & GOMP_TASK_FLAG_DETACH)
-        xomp_fatal("detachable tasks (detach clause) are not supported yet");
-    if (!(flags & GOMP_TASK_FLAG_PRIORITY))
+    if (!(flags & GOMP_TASK_FLAG_PRIORITY) || priority < 0)
         priority = 0;
+    else if ((unsigned)priority > xomp_cfg.max_task_priority)
+        priority = (int)xomp_cfg.max_task_priority;
     if (arg_size < 0 || arg_align < 0 || (arg_align & (arg_align - 1)))
         xomp_fatal("GOMP_task: invalid argument block (size %ld, alignment %ld)", arg_size,
                    arg_align);
     xomp_task_spawn(xomp_self(), fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align, !if_clause,
-                    flags, priority);
+                    flags, priority, depend, (void **)detach);
+}
+
+/* taskwait with depend clauses: wait as for an undeferred task with an
+ * empty body and those dependences. */
+static void empty_task(void *data)
+{
+    (void)data;
+}
+
+XOMP_EXPORT void GOMP_taskwait_depend(void **depend)
+{
+    struct xomp_thread *thr = xomp_self();
+    if (!thr->team)
+        return; /* every task ran undeferred: nothing to wait for */
+    xomp_task_spawn(thr, empty_task, NULL, NULL, 0, 1, true, GOMP_TASK_FLAG_DEPEND, 0, depend,
+                    NULL);
+}
+
+XOMP_EXPORT void omp_fulfill_event(omp_event_handle_t event)
+{
+    xomp_task_fulfill(xomp_self(), (struct xomp_task *)(uintptr_t)event);
 }
 
 XOMP_EXPORT void GOMP_taskwait(void)

@@ -10,8 +10,10 @@
 #include "team.h"
 
 #include "../sched/dlb.h"
+#include "../task/depend.h"
 #include "../task/task_core.h"
 #include "../topo/binding.h"
+#include "affinity_format.h"
 #include "log.h"
 #include "thread.h"
 #include "ws.h"
@@ -172,10 +174,14 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
     w->rr_next = id + 1 < team->nthreads ? id + 1 : 0;
     w->scan_next = 0;
     w->ws_count = 0;
+    w->end_barrier_done = false;
     w->spawned = w->finished = 0;
     xomp_dlb_begin(team, w);
     w->bar_ticket = team->barrier_kind == XOMP_BARRIER_TREE ? team->bar.base_ticket : 0;
-    xomp_task_init_implicit(&w->implicit_task, thr, team->parent_task, &team->icv);
+    if (w->implicit_task.dep_table) /* normally freed by the last barrier */
+        xomp_dep_table_free(w->implicit_task.dep_table);
+    xomp_task_init_implicit(&w->implicit_task, thr, team, team->parent_task, &team->icv);
+    w->implicit_task.taskgroup = team->implicit_taskgroup;
     thr->team = team;
     thr->worker = w;
     thr->team_id = id;
@@ -191,7 +197,8 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
 {
     member_begin(thr, team, id);
     team->fn(team->data);
-    xomp_barrier_wait(thr);
+    if (!team->workers[id].end_barrier_done)
+        xomp_barrier_wait(thr);
     uint64_t region = thr->region_seen;
     thr->team = NULL;
     thr->worker = NULL;
@@ -205,7 +212,14 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
 void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
 {
     struct xomp_thread *thr = xomp_self();
-    unsigned n = xomp_resolve_num_threads(thr, num_threads);
+    xomp_parallel_start_in_taskgroup(fn, data, xomp_resolve_num_threads(thr, num_threads), flags,
+                                     NULL);
+}
+
+unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsigned n,
+                                          unsigned flags, struct xomp_taskgroup *tg)
+{
+    struct xomp_thread *thr = xomp_self();
     struct xomp_team *outer = thr->team;
     unsigned level = outer ? outer->level + 1 : 1;
     struct xomp_team *team = team_for_region(thr, level, &n);
@@ -224,7 +238,9 @@ void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, u
     team->master = thr;
     team->region++;
     team->barrier_kind = xomp_cfg.barrier;
+    team->implicit_taskgroup = tg;
     atomic_store_explicit(&team->cancelled, false, memory_order_relaxed);
+    atomic_store_explicit(&team->ws_cancelled, false, memory_order_relaxed);
     xomp_icv_next_level(&thr->task->icv, &team->icv);
     xomp_bind_plan(team, thr, flags & 7);
 
@@ -232,6 +248,7 @@ void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, u
      * member's task counters start from zero (member_begin). */
     team->bar.base_ticket = team->workers[0].bar_ticket;
     team->bar.final_spawned = 0;
+    atomic_store_explicit(&team->bar.detached_finished, 0, memory_order_relaxed);
     team->bar.central_base_arrived =
         atomic_load_explicit(&team->bar.central_arrived, memory_order_relaxed);
     team->bar.central_base_gen = atomic_load_explicit(&team->bar.central_gen, memory_order_relaxed);
@@ -249,9 +266,11 @@ void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, u
                                   xomp_cfg.ncpus,
                               memory_order_relaxed);
 
+    xomp_affinity_on_region_start(team, thr); /* OMP_DISPLAY_AFFINITY */
     for (unsigned i = 1; i < n; i++)
         xomp_thread_launch(team->workers[i].thread, team, i);
     member_begin(thr, team, 0);
+    return n;
 }
 
 void xomp_parallel_end(void)
@@ -260,7 +279,8 @@ void xomp_parallel_end(void)
     struct xomp_team *team = thr->team;
     if (!team || thr->team_id != 0 || team->master != thr)
         xomp_fatal("GOMP_parallel_end called outside the master of a parallel region");
-    xomp_barrier_wait(thr);
+    if (!thr->worker->end_barrier_done)
+        xomp_barrier_wait(thr);
 
     unsigned n = team->nthreads;
     thr->task = team->saved_task;

@@ -44,6 +44,7 @@ struct xomp_worker {
     uint64_t finished;     /* deferred tasks this member completed */
     uint64_t bar_ticket;   /* tree barrier: next wave ticket to report */
     uint64_t ws_count;     /* worksharing constructs met in this region */
+    bool end_barrier_done; /* a cancelled barrier stood in for the region's end */
     uint32_t *push_head;   /* [capacity] producer cursor per consumer */
     uint32_t *pop_tail;    /* [capacity] consumer cursor per producer */
     /* Own tasks (xqueue.h): a deque in a circular array of ring_size; the
@@ -51,6 +52,9 @@ struct xomp_worker {
      * (load balancing).  Free-running counters. */
     struct xomp_task **self_stack;
     uint32_t self_top, self_bottom;
+    /* Ready tasks that found their ring full where running them at once
+     * could recurse (task.c); run before the rings are polled. */
+    struct xomp_task *overflow_head, *overflow_tail;
     /* Load balancing, owner's side (dlb.c). */
     uint64_t dlb_round;          /* round requests must carry to be valid */
     int dlb_redirect;            /* rp: member receiving our next tasks, or -1 */
@@ -91,11 +95,15 @@ struct xomp_team {
     void *data;
     uint64_t region;            /* regions run by this team object */
     bool keeps_threads;         /* outermost hot team: members stay reserved */
-    _Atomic bool cancelled;     /* `cancel parallel` was requested (cancel.c) */
+    _Atomic bool cancelled;     /* `cancel parallel` was requested (abi/cancel.c) */
+    _Atomic bool ws_cancelled;  /* `cancel for|sections` (consumed by the barrier) */
+    /* Tasks made ready by threads outside the team (task.c). */
+    _Atomic(struct xomp_task *) inbox;
     enum xomp_barrier_kind barrier_kind;
     struct xomp_thread *master;
     unsigned reserved;          /* keeps_threads: workers 1..reserved own a thread */
     struct xomp_icv icv;        /* ICVs of the implicit tasks of this region */
+    struct xomp_taskgroup *implicit_taskgroup; /* task reductions of the region */
     /* Affinity plan of the region (topo/binding.c), per member. */
     bool binding;
     int *member_place;
@@ -113,6 +121,11 @@ struct xomp_team {
 
 /* Run a parallel region: the GOMP_parallel body. */
 void xomp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+/* Start a team whose implicit tasks belong to taskgroup `tg` (parallel
+ * task reductions).  The thread count is already resolved (it may still
+ * shrink when threads cannot be created); returns the count used. */
+unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsigned nthreads,
+                                          unsigned flags, struct xomp_taskgroup *tg);
 /* The legacy split form: start the team, let the master run fn, end it. */
 void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
 void xomp_parallel_end(void);

@@ -35,7 +35,7 @@ static struct xomp_thread *thread_new(void)
         xomp_fatal("out of memory allocating a thread state");
     memset(t, 0, sizeof *t);
     t->place = -1;
-    xomp_task_init_implicit(&t->initial_task, t, NULL, &xomp_cfg.icv);
+    xomp_task_init_implicit(&t->initial_task, t, NULL, NULL, &xomp_cfg.icv);
     t->task = &t->initial_task;
     pthread_mutex_lock(&pool_lock);
     t->all_next = all_threads;

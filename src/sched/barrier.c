@@ -6,6 +6,7 @@
 #include "barrier.h"
 
 #include "../runtime/thread.h"
+#include "../task/depend.h"
 #include "../task/task_core.h"
 #include "xqueue.h"
 
@@ -18,6 +19,12 @@ struct tree_ctx {
     unsigned first_child, last_child; /* children ids: [first, last) */
     uint64_t ticket;                  /* wave this member works on */
     bool reported;                    /* its report for `ticket` is out */
+    /* Root only: a wave failed without any counter moving since the one
+     * before (detachable tasks waiting for their events): the next wave
+     * waits until something changes instead of spinning. */
+    bool backoff;
+    uint64_t detached_seen;
+    uint64_t own_spawned, own_finished;
 };
 
 static bool children_reported(const struct tree_ctx *c)
@@ -49,17 +56,46 @@ static bool go_changed(const struct tree_ctx *c)
     if (c->w->id == 0)
         return false;
     uint64_t g = atomic_load_explicit(&c->w->bar.go, memory_order_acquire);
-    return (g >> 1) > c->ticket || ((g >> 1) == c->ticket && (g & XOMP_BAR_RELEASE));
+    uint64_t t = g >> XOMP_BAR_TICKET_SHIFT;
+    return t > c->ticket || (t == c->ticket && (g & XOMP_BAR_RELEASE));
+}
+
+/* Root in backoff: has anything happened that a new wave could see? */
+static bool backoff_over(const struct tree_ctx *c)
+{
+    /* acquire: pairs with the seq_cst increment in task_complete. */
+    return atomic_load_explicit(&c->team->bar.detached_finished, memory_order_acquire) !=
+               c->detached_seen ||
+           c->w->spawned != c->own_spawned || c->w->finished != c->own_finished;
 }
 
 static bool tree_recheck(void *arg)
 {
     struct tree_ctx *c = arg;
-    return xomp_xqueue_has_work(c->team, c->w) || (!c->reported && children_reported(c)) ||
-           go_changed(c);
+    return xomp_task_has_work(c->thr) || (!c->reported && children_reported(c)) ||
+           go_changed(c) || (c->backoff && backoff_over(c));
 }
 
-static void tree_wait(struct xomp_thread *thr)
+/* The cancellation verdict of a barrier, read by the root when it decides
+ * (every member is in the barrier, so nobody can cancel a worksharing
+ * construct meanwhile; that flag is consumed here). */
+static uint64_t cancel_verdict(struct xomp_team *team)
+{
+    if (!xomp_cfg.cancellation)
+        return 0;
+    uint64_t flags = 0;
+    /* acquire: pairs with the release stores of GOMP_cancel. */
+    if (atomic_load_explicit(&team->cancelled, memory_order_acquire))
+        flags |= XOMP_BAR_CANCEL_PARALLEL;
+    if (atomic_load_explicit(&team->ws_cancelled, memory_order_acquire)) {
+        flags |= XOMP_BAR_CANCEL_WS;
+        atomic_store_explicit(&team->ws_cancelled, false, memory_order_relaxed);
+    }
+    return flags;
+}
+
+/* Returns the release's cancellation flags. */
+static uint64_t tree_wait(struct xomp_thread *thr)
 {
     struct xomp_team *team = thr->team;
     struct xomp_worker *w = thr->worker;
@@ -75,11 +111,24 @@ static void tree_wait(struct xomp_thread *thr)
     c.last_child = w->id * k + k + 1 < n ? w->id * k + k + 1 : n;
     const uint64_t first_ticket = c.ticket;
     uint64_t prev_finished = 0; /* root: F of the previous wave */
+    uint64_t prev_spawned = 0;  /* root: S of the previous wave */
 
     struct xomp_idle idle;
     xomp_idle_init(&idle);
     for (;;) {
         if (xomp_task_run_one(thr)) {
+            xomp_idle_init(&idle);
+            continue;
+        }
+        if (c.backoff) {
+            if (!backoff_over(&c)) {
+                xomp_idle_step(&thr->waker, &idle, tree_recheck, &c);
+                continue;
+            }
+            c.backoff = false; /* something moved: run the next wave */
+            c.ticket++;
+            send_go(&c, c.ticket << XOMP_BAR_TICKET_SHIFT);
+            c.reported = false;
             xomp_idle_init(&idle);
             continue;
         }
@@ -91,20 +140,40 @@ static void tree_wait(struct xomp_thread *thr)
                 finished += team->workers[ch].bar.rep_finished;
             }
             if (w->id == 0) {
+                /* Detachable tasks complete on any thread and are counted
+                 * here.  acquire: pairs with their seq_cst increments. */
+                uint64_t detached =
+                    atomic_load_explicit(&team->bar.detached_finished, memory_order_acquire);
+                finished += detached;
                 /* Root: done if the first wave saw no task created since
                  * the last barrier, or completions counted in the previous
                  * wave equal creations counted in this one. */
-                bool done = c.ticket == first_ticket ? spawned == team->bar.final_spawned
-                                                     : prev_finished == spawned;
+                bool first = c.ticket == first_ticket;
+                bool done = first ? spawned == team->bar.final_spawned : prev_finished == spawned;
                 if (done) {
                     team->bar.final_spawned = spawned;
-                    send_go(&c, (c.ticket << 1) | XOMP_BAR_RELEASE);
+                    uint64_t flags = cancel_verdict(team);
+                    send_go(&c, (c.ticket << XOMP_BAR_TICKET_SHIFT) | XOMP_BAR_RELEASE | flags);
                     w->bar_ticket = c.ticket + 1;
-                    return;
+                    return flags;
                 }
+                bool moved = first || spawned != prev_spawned || finished != prev_finished;
                 prev_finished = finished;
+                prev_spawned = spawned;
+                if (!moved) {
+                    /* Everybody is idle and nothing moved: tasks wait for
+                     * events (detach).  Start the next wave once something
+                     * happens. */
+                    c.backoff = true;
+                    c.detached_seen = detached;
+                    c.own_spawned = w->spawned;
+                    c.own_finished = w->finished;
+                    c.reported = true;
+                    xomp_idle_init(&idle);
+                    continue;
+                }
                 c.ticket++;
-                send_go(&c, c.ticket << 1);
+                send_go(&c, c.ticket << XOMP_BAR_TICKET_SHIFT);
             } else {
                 w->bar.rep_spawned = spawned;
                 w->bar.rep_finished = finished;
@@ -120,14 +189,15 @@ static void tree_wait(struct xomp_thread *thr)
         if (w->id != 0) {
             /* acquire: pairs with the parent's release in send_go. */
             uint64_t g = atomic_load_explicit(&w->bar.go, memory_order_acquire);
-            if ((g >> 1) == c.ticket && (g & XOMP_BAR_RELEASE)) {
+            uint64_t t = g >> XOMP_BAR_TICKET_SHIFT;
+            if (t == c.ticket && (g & XOMP_BAR_RELEASE)) {
                 send_go(&c, g);
                 w->bar_ticket = c.ticket + 1;
-                return;
+                return g & (XOMP_BAR_CANCEL_PARALLEL | XOMP_BAR_CANCEL_WS);
             }
-            if ((g >> 1) > c.ticket) {
+            if (t > c.ticket) {
                 /* A new wave: pass it down, then report again when idle. */
-                c.ticket = g >> 1;
+                c.ticket = t;
                 c.reported = false;
                 send_go(&c, g);
                 xomp_idle_init(&idle);
@@ -163,26 +233,27 @@ static bool central_complete(const struct central_ctx *c)
 static bool central_recheck(void *arg)
 {
     struct central_ctx *c = arg;
-    return central_released(c) || central_complete(c) ||
-           xomp_xqueue_has_work(c->team, c->thr->worker);
+    return central_released(c) || central_complete(c) || xomp_task_has_work(c->thr);
 }
 
-static void central_wait(struct xomp_thread *thr)
+static uint64_t central_wait(struct xomp_thread *thr)
 {
     struct xomp_team *team = thr->team;
     struct xomp_worker *w = thr->worker;
     /* bar_ticket counts this member's barriers in the region; every member
      * passes the same barriers, so the k-th completes with k * nthreads
-     * arrivals and k releases past the region's bases (set by the master
-     * at launch; the counters themselves are never reset, so that a slow
-     * member of the previous region still sees its release). */
+     * arrivals past the region's base.  central_gen advances by two per
+     * barrier: odd while the member that saw completion first writes the
+     * verdict, even once released.  Counters are never reset: bases are
+     * taken at region start. */
     uint64_t k = ++w->bar_ticket;
     struct central_ctx c = {
         .thr = thr,
         .team = team,
         .target_arrived = team->bar.central_base_arrived + k * team->nthreads,
-        .target_gen = team->bar.central_base_gen + k,
+        .target_gen = team->bar.central_base_gen + 2 * k,
     };
+    uint64_t *slot = &team->bar.central_verdict[k & 1];
     /* acq_rel: our arrival publishes our work (release) and orders us after
      * earlier arrivals. */
     atomic_fetch_add_explicit(&team->bar.central_arrived, 1, memory_order_acq_rel);
@@ -190,37 +261,59 @@ static void central_wait(struct xomp_thread *thr)
     xomp_idle_init(&idle);
     for (;;) {
         if (central_released(&c))
-            return;
+            /* Written by the releaser before its release store, which our
+             * acquire load of central_gen read from.  (The slot of barrier
+             * k+1 is the other one.) */
+            return *slot;
         if (xomp_task_run_one(thr)) {
             xomp_idle_init(&idle);
             continue;
         }
         if (central_complete(&c)) {
-            uint64_t expected = c.target_gen - 1;
-            /* acq_rel: the winner publishes the release to everyone who
-             * acquires central_gen. */
-            atomic_compare_exchange_strong_explicit(&team->bar.central_gen, &expected, c.target_gen,
-                                                    memory_order_acq_rel, memory_order_acquire);
-            for (unsigned i = 0; i < team->nthreads; i++)
-                xomp_wake_if_sleeping(&team->workers[i].thread->waker);
-            return;
+            uint64_t expected = c.target_gen - 2;
+            /* acquire: we own the verdict slot once the CAS to "deciding"
+             * succeeds; losers keep waiting for the release below. */
+            if (atomic_compare_exchange_strong_explicit(&team->bar.central_gen, &expected,
+                                                        c.target_gen - 1, memory_order_acquire,
+                                                        memory_order_relaxed)) {
+                uint64_t verdict = cancel_verdict(team);
+                *slot = verdict;
+                /* release: publishes the release and the verdict to every
+                 * member's acquire load in central_released. */
+                atomic_store_explicit(&team->bar.central_gen, c.target_gen, memory_order_release);
+                for (unsigned i = 0; i < team->nthreads; i++)
+                    xomp_wake_if_sleeping(&team->workers[i].thread->waker);
+                return verdict;
+            }
         }
         xomp_idle_step(&thr->waker, &idle, central_recheck, &c);
     }
 }
 
-void xomp_barrier_wait(struct xomp_thread *thr)
+static uint64_t barrier_wait(struct xomp_thread *thr)
 {
     thr->stats.barriers++;
-    if (thr->team->barrier_kind == XOMP_BARRIER_CENTRAL)
-        central_wait(thr);
-    else
-        tree_wait(thr);
+    uint64_t flags =
+        thr->team->barrier_kind == XOMP_BARRIER_CENTRAL ? central_wait(thr) : tree_wait(thr);
+    /* Every task of the team completed: the implicit task's dependence
+     * records are no longer touched by anybody. */
+    struct xomp_task *implicit = thr->task;
+    if (implicit->dep_table) {
+        xomp_dep_table_free(implicit->dep_table);
+        implicit->dep_table = NULL;
+    }
+    return flags;
+}
+
+void xomp_barrier_wait(struct xomp_thread *thr)
+{
+    (void)barrier_wait(thr);
 }
 
 bool xomp_barrier_wait_cancellable(struct xomp_thread *thr)
 {
-    xomp_barrier_wait(thr);
-    /* acquire: pairs with the release store of GOMP_cancel(parallel). */
-    return atomic_load_explicit(&thr->team->cancelled, memory_order_acquire);
+    uint64_t flags = barrier_wait(thr);
+    if (flags & XOMP_BAR_CANCEL_PARALLEL)
+        thr->worker->end_barrier_done = true;
+    return flags != 0;
 }

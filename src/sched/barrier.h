@@ -23,13 +23,18 @@
 
 struct xomp_thread;
 
-/* go cell values: (ticket << 1) | RELEASE. */
+/* go cell values: (ticket << XOMP_BAR_TICKET_SHIFT) | flags, where the
+ * release carries the cancellation state the root saw when it decided, so
+ * that every member of the barrier reaches the same verdict. */
 #define XOMP_BAR_RELEASE UINT64_C(1)
+#define XOMP_BAR_CANCEL_PARALLEL UINT64_C(2) /* the region was cancelled */
+#define XOMP_BAR_CANCEL_WS UINT64_C(4)       /* the worksharing construct was */
+#define XOMP_BAR_TICKET_SHIFT 3
 
 /* One node of the tree, inside each worker. */
 struct xomp_bar_node {
-    /* Written only by the parent: a new wave to report (ticket << 1), or
-     * the release (ticket << 1 | 1).  Monotonic. */
+    /* Written only by the parent: a new wave to report, or the release
+     * (see XOMP_BAR_RELEASE).  Monotonic. */
     _Alignas(64) _Atomic uint64_t go;
     /* Written only by this node: the last ticket for which this subtree's
      * sums below are published.  Monotonic. */
@@ -53,6 +58,10 @@ struct xomp_bar_team {
     _Alignas(64) _Atomic uint64_t central_pending; /* tasks created, not completed */
     _Alignas(64) _Atomic uint64_t central_arrived; /* arrivals since the team was made */
     _Alignas(64) _Atomic uint64_t central_gen;     /* barriers completed */
+    uint64_t central_verdict[2]; /* cancellation flags of the last two releases */
+    /* Detachable tasks completed (on any thread): added to the members'
+     * private counts by the root (tree barrier). */
+    _Alignas(64) _Atomic uint64_t detached_finished;
 };
 
 /* Wait at the team barrier: keep running tasks until every thread has
@@ -61,7 +70,10 @@ void xomp_barrier_wait(struct xomp_thread *thr);
 
 /* The same, at a cancellation point (GOMP_barrier_cancel, the end of a
  * worksharing construct with `_cancel`): returns true when the parallel
- * region has been cancelled. */
+ * region, or the worksharing construct, has been cancelled.  Every member
+ * of one barrier gets the same answer.  After a parallel cancellation this
+ * barrier has stood in for the region's end barrier (members that jumped to
+ * the end are waiting there), so the end barrier is skipped. */
 bool xomp_barrier_wait_cancellable(struct xomp_thread *thr);
 
 #endif

@@ -1,7 +1,7 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
 /*
  * Explicit tasks: creation, placement, execution, completion, taskwait,
- * taskgroup.  The memory-lifetime and wake-up arguments are in
+ * taskgroup, detach.  The memory-lifetime and wake-up arguments are in
  * src/task/README.md.
  */
 #include "task_core.h"
@@ -10,34 +10,36 @@
 #include "../runtime/thread.h"
 #include "../sched/dlb.h"
 #include "../sched/xqueue.h"
+#include "depend.h"
 #include "task_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 void xomp_task_init_implicit(struct xomp_task *t, struct xomp_thread *owner,
-                             struct xomp_task *parent, const struct xomp_icv *icv)
+                             struct xomp_team *team, struct xomp_task *parent,
+                             const struct xomp_icv *icv)
 {
-    t->fn = NULL;
-    t->data = NULL;
+    memset(t, 0, sizeof *t);
     t->parent = parent;
-    t->taskgroup = NULL;
     t->owner = owner;
-    atomic_store_explicit(&t->child_state, 0, memory_order_relaxed);
-    t->created_children = 0;
-    t->local_done = 0;
+    t->team = team;
+    atomic_init(&t->child_state, 0);
     t->icv = *icv;
     t->flags = XOMP_TASK_IMPLICIT;
-    t->size_class = 0;
-    t->creator = 0;
-    t->priority = 0;
-    t->next = NULL;
 }
 
 /* ---- completion ---- */
 
-/* The task's own body has finished: free it now, or leave that to its
- * last running child. */
+static void task_free(struct xomp_thread *thr, struct xomp_task *t)
+{
+    if (__builtin_expect(t->dep_table != NULL, 0))
+        xomp_dep_table_free(t->dep_table);
+    xomp_task_free(&thr->cache, t);
+}
+
+/* The task completed: free it now, or leave that to its last running
+ * child. */
 static void task_release_self(struct xomp_thread *thr, struct xomp_task *t)
 {
     /* Children that may still be running: those not completed here. */
@@ -45,7 +47,7 @@ static void task_release_self(struct xomp_thread *thr, struct xomp_task *t)
     if (remote == 0) {
         /* Every child completed on this thread (or none existed): nobody
          * else holds a pointer to t. */
-        xomp_task_free(&thr->cache, t);
+        task_free(thr, t);
         return;
     }
     /* acq_rel: acquire pairs with the remote children's RMWs (their last
@@ -54,7 +56,7 @@ static void task_release_self(struct xomp_thread *thr, struct xomp_task *t)
     int64_t old = atomic_fetch_add_explicit(&t->child_state, XOMP_TASK_FINISHED + remote,
                                             memory_order_acq_rel);
     if (old == -remote) /* every remote child had completed */
-        xomp_task_free(&thr->cache, t);
+        task_free(thr, t);
 }
 
 /* Tell the parent and the taskgroup that a task completed.  The caller read
@@ -72,9 +74,10 @@ static void task_notify(struct xomp_thread *thr, struct xomp_task *parent,
             xomp_wake_after_sc_rmw(&waiter->waker);
     }
     /* Completed on the parent's own thread while the parent has not
-     * finished: the parent is suspended beneath us on this very stack, so
-     * it can read a plain counter when it resumes.  (relaxed: FINISHED is
-     * only ever added by this thread, so we read our own write.) */
+     * finished: the parent can only be running on this very thread (it is
+     * tied), so a plain counter it reads later is enough.  (relaxed:
+     * FINISHED is only ever added by this thread, so we read our own
+     * write.) */
     if (parent->owner == thr &&
         atomic_load_explicit(&parent->child_state, memory_order_relaxed) < XOMP_TASK_FINISHED) {
         parent->local_done++;
@@ -85,57 +88,80 @@ static void task_notify(struct xomp_thread *thr, struct xomp_task *parent,
     /* seq_cst RMW, as above; pairs with the acquire load in taskwait. */
     int64_t old = atomic_fetch_sub_explicit(&parent->child_state, 1, memory_order_seq_cst);
     if (old == XOMP_TASK_FINISHED + 1)
-        xomp_task_free(&thr->cache, parent); /* parent finished; we were its last child */
+        task_free(thr, parent); /* parent finished; we were its last child */
     else if (old <= 0)
         xomp_wake_after_sc_rmw(&waiter->waker); /* parent running: maybe in taskwait */
 }
 
-/* Execute a task taken from a ring (or refused by a full ring). */
+/* Everything that follows a task's end (its body returned and, if it is
+ * detachable, its event was fulfilled): release its dependants, free it or
+ * hand that to its last child, tell its parent and taskgroup, count it for
+ * the barrier. */
+static void task_complete(struct xomp_thread *thr, struct xomp_task *t)
+{
+    struct xomp_task *parent = t->parent;
+    struct xomp_taskgroup *tg = t->taskgroup;
+    struct xomp_team *team = t->team;
+    uint32_t flags = t->flags;
+    if (t->ndeps)
+        xomp_dep_complete(thr, t);
+    task_release_self(thr, t);
+    if (flags & XOMP_TASK_UNDEFERRED)
+        return; /* not a counted child: it completed before its parent went on */
+    task_notify(thr, parent, tg);
+    if (team->barrier_kind == XOMP_BARRIER_CENTRAL) {
+        /* release: the barrier's acquire load of pending sees this task's
+         * effects. */
+        atomic_fetch_sub_explicit(&team->bar.central_pending, 1, memory_order_release);
+    } else if (flags & XOMP_TASK_DETACH) {
+        /* May complete on any thread (omp_fulfill_event): counted in the
+         * team's atomic instead of a member's private counter.  The root
+         * may sleep in a barrier waiting for exactly this: wake it (the
+         * thread pointer is read first; thread states are never freed). */
+        struct xomp_thread *root = team->workers[0].thread;
+        atomic_fetch_add_explicit(&team->bar.detached_finished, 1, memory_order_seq_cst);
+        xomp_wake_after_sc_rmw(&root->waker);
+    } else {
+        thr->worker->finished++; /* thread-private; published by the barrier gather */
+    }
+}
+
+/* Cancellation: a task of a cancelled region or taskgroup is discarded
+ * (completed without running). */
+static bool task_cancelled(const struct xomp_task *t)
+{
+    /* acquire: pair with the release stores of GOMP_cancel. */
+    return atomic_load_explicit(&t->team->cancelled, memory_order_acquire) ||
+           (t->taskgroup && atomic_load_explicit(&t->taskgroup->cancelled, memory_order_acquire));
+}
+
+/* Run a task's body on this thread, then complete it (or, for a
+ * detachable task whose event is not fulfilled yet, leave that to
+ * omp_fulfill_event). */
 static void task_execute(struct xomp_thread *thr, struct xomp_task *t)
 {
     struct xomp_task *prev = thr->task;
-    struct xomp_worker *w = thr->worker;
-    struct xomp_task *parent = t->parent;
     thr->stats.tasks_run++;
-    if (t->creator == w->id)
+    if (thr->worker && t->creator == thr->worker->id)
         thr->stats.run_self++;
     else
         thr->stats.run_other++;
     t->owner = thr;
     thr->task = t;
     thr->depth++;
-    t->fn(t->data);
+    if (!(xomp_cfg.cancellation && task_cancelled(t)))
+        t->fn(t->data);
     thr->depth--;
     thr->task = prev;
-
-    struct xomp_taskgroup *tg = t->taskgroup;
-    task_release_self(thr, t);
-    task_notify(thr, parent, tg);
-    if (w->team->barrier_kind == XOMP_BARRIER_CENTRAL)
-        /* release: the barrier's acquire load of pending sees this task's
-         * effects. */
-        atomic_fetch_sub_explicit(&w->team->bar.central_pending, 1, memory_order_release);
-    else
-        w->finished++; /* thread-private; published by the barrier gather */
+    /* acq_rel: whichever of the body's end and the fulfilment comes second
+     * completes the task and sees the other's effects. */
+    if ((t->flags & XOMP_TASK_DETACH) &&
+        atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_acq_rel) != 1)
+        return;
+    task_complete(thr, t);
 }
 
-bool xomp_task_run_one(struct xomp_thread *thr)
-{
-    struct xomp_team *team = thr->team;
-    if (!team)
-        return false;
-    struct xomp_worker *me = thr->worker;
-    xomp_dlb_poll(team, me); /* give work away first if someone asked */
-    struct xomp_task *t = xomp_xqueue_pop(team, me);
-    if (!t) {
-        xomp_dlb_idle(team, me); /* ask for work */
-        return false;
-    }
-    task_execute(thr, t);
-    return true;
-}
-
-/* ---- creation ---- */
+/* ---- scheduling ---- */
 
 static unsigned place_task(struct xomp_team *team, struct xomp_worker *me)
 {
@@ -148,7 +174,9 @@ static unsigned place_task(struct xomp_team *team, struct xomp_worker *me)
     return c;
 }
 
-static void task_submit(struct xomp_thread *thr, struct xomp_task *t)
+/* Place a ready task in a ring.  Returns false when the chosen ring is full
+ * (the caller runs the task at once, or parks it). */
+static bool task_place(struct xomp_thread *thr, struct xomp_task *t)
 {
     struct xomp_team *team = thr->team;
     struct xomp_worker *me = thr->worker;
@@ -156,27 +184,248 @@ static void task_submit(struct xomp_thread *thr, struct xomp_task *t)
     if (c == me->id) {
         if (xomp_self_push(team, me, t)) {
             thr->stats.pushed_own++;
-            return;
+            return true;
         }
-    } else {
-        bool pushed = xomp_ring_push(team, me, c, t);
-        if (__builtin_expect((int)c == me->dlb_redirect, 0))
-            xomp_dlb_redirected(me, !pushed);
-        if (pushed) {
-            struct xomp_worker *cw = &team->workers[c];
-            /* relaxed: advice only (see xomp_xqueue_pop); skip the store when
-             * it would not change, to keep the line shared. */
-            if (atomic_load_explicit(&cw->hint, memory_order_relaxed) != me->id)
-                atomic_store_explicit(&cw->hint, me->id, memory_order_relaxed);
-            xomp_wake_if_sleeping(&cw->thread->waker);
-            thr->stats.pushed_other++;
-            return;
-        }
+        return false;
     }
+    bool pushed = xomp_ring_push(team, me, c, t);
+    if (__builtin_expect((int)c == me->dlb_redirect, 0))
+        xomp_dlb_redirected(me, !pushed);
+    if (!pushed)
+        return false;
+    struct xomp_worker *cw = &team->workers[c];
+    /* relaxed: advice only (see xomp_xqueue_pop); skip the store when it
+     * would not change, to keep the line shared. */
+    if (atomic_load_explicit(&cw->hint, memory_order_relaxed) != me->id)
+        atomic_store_explicit(&cw->hint, me->id, memory_order_relaxed);
+    xomp_wake_if_sleeping(&cw->thread->waker);
+    thr->stats.pushed_other++;
+    return true;
+}
+
+static void task_submit(struct xomp_thread *thr, struct xomp_task *t)
+{
+    if (task_place(thr, t))
+        return;
     thr->stats.immediate++;
     /* The ring is full: run the task now instead of waiting for room. */
     task_execute(thr, t);
 }
+
+/* Park a ready task on the member's private overflow list (run before its
+ * rings are polled).  Used where running it at once could recurse without
+ * bound: a completing task releasing a chain of dependants. */
+static void task_park(struct xomp_worker *me, struct xomp_task *t)
+{
+    t->next = NULL;
+    if (me->overflow_tail)
+        me->overflow_tail->next = t;
+    else
+        me->overflow_head = t;
+    me->overflow_tail = t;
+}
+
+/* Tasks handed over by threads that are not members of the team (a
+ * dependant released by omp_fulfill_event on another thread). */
+static void team_inbox_push(struct xomp_team *team, struct xomp_task *t)
+{
+    struct xomp_task *head = atomic_load_explicit(&team->inbox, memory_order_relaxed);
+    do
+        t->next = head;
+    /* release: the member that takes the list (acquire exchange) sees the
+     * task.  A push cannot suffer ABA: the CAS only succeeds on the head we
+     * linked to. */
+    while (!atomic_compare_exchange_weak_explicit(&team->inbox, &head, t, memory_order_release,
+                                                  memory_order_relaxed));
+    for (unsigned i = 0; i < team->nthreads; i++)
+        xomp_wake_if_sleeping(&team->workers[i].thread->waker);
+}
+
+void xomp_task_ready(struct xomp_thread *thr, struct xomp_task *t)
+{
+    if (t->flags & XOMP_TASK_WAITED) {
+        /* Its creator waits for npred == 0 to run it itself. */
+        xomp_wake_if_sleeping(&t->owner->waker);
+        return;
+    }
+    if (thr->team == t->team && thr->worker) {
+        if (!task_place(thr, t))
+            task_park(thr->worker, t);
+        return;
+    }
+    team_inbox_push(t->team, t);
+}
+
+/* The next task this member may run: parked ones first, then its rings,
+ * then what other threads handed over. */
+static struct xomp_task *task_next(struct xomp_team *team, struct xomp_worker *me)
+{
+    struct xomp_task *t = me->overflow_head;
+    if (t) {
+        me->overflow_head = t->next;
+        if (!me->overflow_head)
+            me->overflow_tail = NULL;
+        return t;
+    }
+    t = xomp_xqueue_pop(team, me);
+    if (t)
+        return t;
+    if (atomic_load_explicit(&team->inbox, memory_order_relaxed)) {
+        /* acquire: pairs with the release CAS of team_inbox_push. */
+        struct xomp_task *list = atomic_exchange_explicit(&team->inbox, NULL, memory_order_acquire);
+        while (list) {
+            struct xomp_task *next = list->next;
+            task_park(me, list);
+            list = next;
+        }
+        return task_next(team, me);
+    }
+    return NULL;
+}
+
+bool xomp_task_run_one(struct xomp_thread *thr)
+{
+    struct xomp_team *team = thr->team;
+    if (!team)
+        return false;
+    struct xomp_worker *me = thr->worker;
+    xomp_dlb_poll(team, me); /* give work away first if someone asked */
+    struct xomp_task *t = task_next(team, me);
+    if (!t) {
+        xomp_dlb_idle(team, me); /* ask for work */
+        return false;
+    }
+    task_execute(thr, t);
+    return true;
+}
+
+bool xomp_task_has_work(struct xomp_thread *thr)
+{
+    struct xomp_worker *me = thr->worker;
+    return me->overflow_head || xomp_xqueue_has_work(thr->team, me) ||
+           atomic_load_explicit(&thr->team->inbox, memory_order_relaxed);
+}
+
+/* ---- waiting ---- */
+
+struct wait_ctx {
+    struct xomp_thread *thr;
+    bool (*done)(void *);
+    void *arg;
+    bool help; /* may run queued tasks while waiting */
+};
+
+static bool wait_recheck(void *arg)
+{
+    struct wait_ctx *c = arg;
+    return c->done(c->arg) || (c->help && xomp_task_has_work(c->thr));
+}
+
+/* Run queued tasks (when allowed) until done(arg). */
+static void wait_until(struct xomp_thread *thr, bool (*done)(void *), void *arg)
+{
+    struct wait_ctx c = {
+        .thr = thr,
+        .done = done,
+        .arg = arg,
+        .help = thr->team != NULL && thr->depth < xomp_cfg.max_depth,
+    };
+    struct xomp_idle idle;
+    xomp_idle_init(&idle);
+    while (!done(arg)) {
+        if (c.help && xomp_task_run_one(thr)) {
+            xomp_idle_init(&idle);
+            continue;
+        }
+        xomp_idle_step(&thr->waker, &idle, wait_recheck, &c);
+    }
+}
+
+/* Every child of t completed: those completed here (local_done) and those
+ * completed elsewhere (-child_state). */
+static bool children_done(void *arg)
+{
+    struct xomp_task *t = arg;
+    /* acquire: pairs with the seq_cst RMWs of completing children, so their
+     * effects are visible once we return. */
+    return atomic_load_explicit(&t->child_state, memory_order_acquire) ==
+           (int64_t)t->local_done - (int64_t)t->created_children;
+}
+
+void xomp_taskwait(struct xomp_thread *thr)
+{
+    struct xomp_task *t = thr->task;
+    if (!children_done(t))
+        wait_until(thr, children_done, t);
+    if (t->dep_table) {
+        /* No child is left that could touch the dependence records. */
+        xomp_dep_table_free(t->dep_table);
+        t->dep_table = NULL;
+    }
+}
+
+void xomp_taskyield(struct xomp_thread *thr)
+{
+    if (thr->team && thr->depth < xomp_cfg.max_depth)
+        xomp_task_run_one(thr);
+}
+
+void xomp_taskgroup_start(struct xomp_thread *thr)
+{
+    struct xomp_taskgroup *tg = calloc(1, sizeof *tg);
+    if (!tg)
+        xomp_fatal("out of memory allocating a taskgroup");
+    atomic_init(&tg->pending, 0);
+    atomic_init(&tg->cancelled, false);
+    tg->owner = thr;
+    tg->prev = thr->task->taskgroup;
+    tg->reductions = tg->prev ? tg->prev->reductions : NULL;
+    thr->task->taskgroup = tg;
+}
+
+static bool taskgroup_done(void *arg)
+{
+    struct xomp_taskgroup *tg = arg;
+    /* acquire: pairs with the seq_cst decrements of completing tasks. */
+    return atomic_load_explicit(&tg->pending, memory_order_acquire) == 0;
+}
+
+void xomp_taskgroup_end(struct xomp_thread *thr)
+{
+    struct xomp_task *t = thr->task;
+    struct xomp_taskgroup *tg = t->taskgroup;
+    if (!tg)
+        xomp_fatal("GOMP_taskgroup_end without a matching GOMP_taskgroup_start");
+    wait_until(thr, taskgroup_done, tg);
+    t->taskgroup = tg->prev;
+    free(tg);
+}
+
+bool xomp_taskgroup_cancelled(const struct xomp_task *t)
+{
+    const struct xomp_taskgroup *tg = t->taskgroup;
+    if (!tg)
+        return false;
+    /* A worksharing reduction's taskgroup stands for the enclosing one. */
+    if (tg->workshare && tg->prev)
+        tg = tg->prev;
+    /* acquire: pairs with the release store of xomp_taskgroup_cancel. */
+    return atomic_load_explicit(&tg->cancelled, memory_order_acquire);
+}
+
+void xomp_taskgroup_cancel(struct xomp_task *t)
+{
+    struct xomp_taskgroup *tg = t->taskgroup;
+    if (!tg)
+        return;
+    if (tg->workshare && tg->prev)
+        tg = tg->prev;
+    /* release: tasks of the group that have not started see it (they are
+     * discarded) and so do its cancellation points. */
+    atomic_store_explicit(&tg->cancelled, true, memory_order_release);
+}
+
+/* ---- creation ---- */
 
 /* Copy an argument block.  GCC's blocks are usually 8-32 bytes: copy
  * those with a few loads and stores instead of a call. */
@@ -205,13 +454,15 @@ static inline void copy_args(void *dst, const void *src, size_t n)
 }
 
 /* Fill in a task's header (the block and its arguments are ready). */
-static inline void task_init(struct xomp_task *t, struct xomp_task *parent, void (*fn)(void *),
-                             void *args, unsigned flags, int priority)
+static inline void task_init(struct xomp_task *t, struct xomp_thread *thr,
+                             struct xomp_task *parent, void (*fn)(void *), void *args,
+                             unsigned flags, int priority)
 {
     t->fn = fn;
     t->data = args;
     t->parent = parent;
     t->taskgroup = parent->taskgroup;
+    t->team = thr->team;
     atomic_init(&t->child_state, 0);
     t->created_children = 0;
     t->local_done = 0;
@@ -221,176 +472,177 @@ static inline void task_init(struct xomp_task *t, struct xomp_task *parent, void
                      : 0) |
                 ((flags & GOMP_TASK_FLAG_UNTIED) ? XOMP_TASK_UNTIED : 0);
     t->priority = priority;
+    t->dep_recs = NULL;
+    t->dep_table = NULL;
+    t->ndeps = 0;
 }
 
-/* if(0), inside a final task, outside any team, or past the depth bound:
- * run the task on the spot.  It is not counted as a child: it completes
- * before the parent continues.  It still gets a block of its own, because
- * its deferred children may outlive this call. */
-static void task_run_undeferred(struct xomp_thread *thr, struct xomp_task *parent,
-                                void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                                size_t arg_size, size_t arg_align, unsigned flags, int priority)
+/* Count a deferred task as a child of its parent, in its taskgroup and for
+ * the barrier. */
+static inline void task_count_child(struct xomp_thread *thr, struct xomp_task *parent,
+                                    struct xomp_task *t)
 {
+    struct xomp_team *team = thr->team;
+    parent->created_children++;
+    thr->stats.tasks_created++;
+    if (t->taskgroup)
+        /* relaxed: the decrement happens after the task was scheduled,
+         * i.e. after this increment in happens-before, hence in
+         * modification order. */
+        atomic_fetch_add_explicit(&t->taskgroup->pending, 1, memory_order_relaxed);
+    if (team->barrier_kind == XOMP_BARRIER_CENTRAL)
+        atomic_fetch_add_explicit(&team->bar.central_pending, 1, memory_order_relaxed);
+    else
+        thr->worker->spawned++; /* thread-private; published by the barrier gather */
+}
+
+static bool npred_zero(void *arg)
+{
+    struct xomp_task *t = arg;
+    /* acquire: pairs with the predecessors' acq_rel decrements. */
+    return atomic_load_explicit(&t->npred, memory_order_acquire) == 0;
+}
+
+static bool detach_fulfilled(void *arg)
+{
+    struct xomp_task *t = arg;
+    /* acquire: pairs with omp_fulfill_event's acq_rel decrement. */
+    return atomic_load_explicit(&t->detach_pending, memory_order_acquire) == 0;
+}
+
+/* The general path: dependences, detach, undeferred tasks, large or
+ * copied arguments, arguments adjusted after the copy (taskloop). */
+static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void *data,
+                               void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
+                               bool run_now, unsigned flags, int priority, void **depend,
+                               void **detach, const struct xomp_args_fixup *fixup)
+{
+    struct xomp_task *parent = thr->task;
+    bool has_deps = (flags & GOMP_TASK_FLAG_DEPEND) && depend && thr->team;
     void *args;
     struct xomp_task *t;
-    if (!cpyfn) {
+    if (run_now && !cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && !fixup) {
         /* No copy needed: the arguments live in the caller's frame until the
          * task has run. */
         t = xomp_task_alloc_small(&thr->cache);
         args = data;
     } else {
         t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
-        cpyfn(args, data);
     }
-    task_init(t, parent, fn, args, flags, priority);
-    t->flags |= XOMP_TASK_UNDEFERRED;
-    thr->stats.undeferred++;
-    t->owner = thr;
+    task_init(t, thr, parent, fn, args, flags, priority);
     t->creator = (uint16_t)thr->team_id;
-    thr->task = t;
-    thr->depth++;
-    fn(args);
-    thr->depth--;
-    thr->task = parent;
-    task_release_self(thr, t);
-}
-
-void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
-                     void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
-                     bool undeferred, unsigned flags, int priority)
-{
-    struct xomp_task *parent = thr->task;
-    struct xomp_team *team = thr->team;
-    /* Bounded stack: a frame this deep gets no deferred children, so it never
-     * waits for any (see README). */
-    if (__builtin_expect(undeferred || !team || (parent->flags & XOMP_TASK_FINAL) ||
-                             thr->depth >= xomp_cfg.max_depth,
-                         0)) {
-        task_run_undeferred(thr, parent, fn, data, cpyfn, arg_size, arg_align, flags, priority);
-        return;
+    if (flags & GOMP_TASK_FLAG_DETACH) {
+        /* The event handle is the task; GCC also expects it at the start of
+         * the argument block. */
+        t->flags |= XOMP_TASK_DETACH;
+        atomic_init(&t->detach_pending, 2);
+        *detach = t;
+        if (data)
+            *(void **)data = t;
     }
-
-    void *args;
-    struct xomp_task *t;
-    if (__builtin_expect(!cpyfn && arg_align <= 8 &&
-                             arg_size <= XOMP_TASK_SMALL_BLOCK - XOMP_TASK_ARGS_OFFSET,
-                         1)) {
-        t = xomp_task_alloc_small(&thr->cache);
-        args = (char *)t + XOMP_TASK_ARGS_OFFSET;
-        copy_args(args, data, arg_size);
-    } else {
-        t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
+    if (args != data) {
         if (cpyfn)
             cpyfn(args, data);
         else
             memcpy(args, data, arg_size);
     }
-    task_init(t, parent, fn, args, flags, priority);
+    if (fixup)
+        fixup->apply(args, fixup->ctx);
 
-    struct xomp_worker *me = thr->worker;
-    xomp_dlb_poll(team, me);
-    t->creator = (uint16_t)me->id;
-    parent->created_children++;
-    thr->stats.tasks_created++;
-    if (t->taskgroup)
-        /* relaxed: the decrement happens after the task was popped, i.e.
-         * after this increment in happens-before, hence in modification
-         * order. */
-        atomic_fetch_add_explicit(&t->taskgroup->pending, 1, memory_order_relaxed);
-    if (team->barrier_kind == XOMP_BARRIER_CENTRAL)
-        atomic_fetch_add_explicit(&team->bar.central_pending, 1, memory_order_relaxed);
-    else
-        me->spawned++; /* thread-private; published by the barrier gather */
+    if (run_now) {
+        t->flags |= XOMP_TASK_UNDEFERRED;
+        thr->stats.undeferred++;
+        t->owner = thr;
+        if (has_deps) {
+            /* Wait for the siblings it depends on, running tasks meanwhile. */
+            t->flags |= XOMP_TASK_WAITED;
+            xomp_dep_register(thr, parent, t, depend);
+            if (!xomp_dep_release_guard(t))
+                wait_until(thr, npred_zero, t);
+        }
+        thr->task = t;
+        thr->depth++;
+        fn(args);
+        thr->depth--;
+        thr->task = parent;
+        if ((t->flags & XOMP_TASK_DETACH) &&
+            atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_acq_rel) != 1)
+            wait_until(thr, detach_fulfilled, t); /* the encountering task waits */
+        task_complete(thr, t);
+        return;
+    }
+
+    task_count_child(thr, parent, t);
+    if (has_deps) {
+        xomp_dep_register(thr, parent, t, depend);
+        if (!xomp_dep_release_guard(t))
+            return; /* its last predecessor will schedule it */
+    }
     task_submit(thr, t);
 }
 
-/* ---- waiting ---- */
-
-struct wait_ctx {
-    struct xomp_thread *thr;
-    _Atomic int64_t *word; /* child_state or taskgroup pending */
-    int64_t target;        /* value of *word when done ... */
-    const uint64_t *local; /* ... plus this (taskwait: children completed here) */
-    bool help;              /* may run queued tasks while waiting */
-};
-
-static bool wait_done(const struct wait_ctx *c)
+void xomp_task_spawn_fixed(struct xomp_thread *thr, void (*fn)(void *), void *data,
+                           void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
+                           bool undeferred, unsigned flags, int priority,
+                           const struct xomp_args_fixup *fixup)
 {
-    /* acquire: pairs with the seq_cst RMWs of completing tasks, so their
-     * effects are visible once we return. */
-    int64_t target = c->target + (c->local ? (int64_t)*c->local : 0);
-    return atomic_load_explicit(c->word, memory_order_acquire) == target;
+    struct xomp_task *parent = thr->task;
+    bool run_now = undeferred || !thr->team || (parent->flags & XOMP_TASK_FINAL) ||
+                   thr->depth >= xomp_cfg.max_depth;
+    task_spawn_general(thr, fn, data, cpyfn, arg_size, arg_align, run_now,
+                       flags & ~(GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH), priority, NULL,
+                       NULL, fixup);
 }
 
-static bool wait_recheck(void *arg)
+void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
+                     void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
+                     bool undeferred, unsigned flags, int priority, void **depend, void **detach)
 {
-    struct wait_ctx *c = arg;
-    return wait_done(c) ||
-           (c->help && xomp_xqueue_has_work(c->thr->team, c->thr->worker));
-}
-
-/* Run queued tasks (when allowed) until *word == target. */
-static void wait_helping(struct wait_ctx *c)
-{
-    struct xomp_thread *thr = c->thr;
-    struct xomp_idle idle;
-    xomp_idle_init(&idle);
-    while (!wait_done(c)) {
-        if (c->help && xomp_task_run_one(thr)) {
-            xomp_idle_init(&idle);
-            continue;
-        }
-        xomp_idle_step(&thr->waker, &idle, wait_recheck, c);
+    struct xomp_task *parent = thr->task;
+    struct xomp_team *team = thr->team;
+    if (__builtin_expect(xomp_cfg.cancellation, 0) && team &&
+        (atomic_load_explicit(&team->cancelled, memory_order_acquire) ||
+         xomp_taskgroup_cancelled(parent)))
+        return; /* a cancelled region or taskgroup starts no new task */
+    /* Run now: if(0), inside a final task, outside any team, or too deep
+     * (bounded stack: a frame this deep gets no deferred children, so it
+     * never waits for any, see README). */
+    bool run_now = undeferred || !team || (parent->flags & XOMP_TASK_FINAL) ||
+                   thr->depth >= xomp_cfg.max_depth;
+    if (__builtin_expect(run_now || cpyfn || arg_align > 8 ||
+                             arg_size > XOMP_TASK_SMALL_BLOCK - XOMP_TASK_ARGS_OFFSET ||
+                             (flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)),
+                         0)) {
+        task_spawn_general(thr, fn, data, cpyfn, arg_size, arg_align, run_now, flags, priority,
+                           depend, detach, NULL);
+        return;
     }
+
+    /* The common case: a deferred task with a small argument block. */
+    struct xomp_worker *me = thr->worker;
+    xomp_dlb_poll(team, me);
+    struct xomp_task *t = xomp_task_alloc_small(&thr->cache);
+    void *args = (char *)t + XOMP_TASK_ARGS_OFFSET;
+    copy_args(args, data, arg_size);
+    task_init(t, thr, parent, fn, args, flags, priority);
+    t->creator = (uint16_t)me->id;
+    task_count_child(thr, parent, t);
+    task_submit(thr, t);
 }
 
-void xomp_taskwait(struct xomp_thread *thr)
+void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t)
 {
-    struct xomp_task *t = thr->task;
-    if (t->created_children == t->local_done &&
-        atomic_load_explicit(&t->child_state, memory_order_acquire) == 0)
-        return; /* no child, or all completed here (acquire: see wait_done) */
-    /* Done when local_done + (children completed elsewhere) == created. */
-    struct wait_ctx c = {
-        .thr = thr,
-        .word = &t->child_state,
-        .target = -(int64_t)t->created_children,
-        .local = &t->local_done,
-        .help = thr->team != NULL && thr->depth < xomp_cfg.max_depth,
-    };
-    wait_helping(&c);
-}
-
-void xomp_taskyield(struct xomp_thread *thr)
-{
-    if (thr->team && thr->depth < xomp_cfg.max_depth)
-        xomp_task_run_one(thr);
-}
-
-void xomp_taskgroup_start(struct xomp_thread *thr)
-{
-    struct xomp_taskgroup *tg = malloc(sizeof *tg);
-    if (!tg)
-        xomp_fatal("out of memory allocating a taskgroup");
-    atomic_init(&tg->pending, 0);
-    tg->owner = thr;
-    tg->prev = thr->task->taskgroup;
-    thr->task->taskgroup = tg;
-}
-
-void xomp_taskgroup_end(struct xomp_thread *thr)
-{
-    struct xomp_task *t = thr->task;
-    struct xomp_taskgroup *tg = t->taskgroup;
-    if (!tg)
-        xomp_fatal("GOMP_taskgroup_end without a matching GOMP_taskgroup_start");
-    struct wait_ctx c = {
-        .thr = thr,
-        .word = &tg->pending,
-        .target = 0,
-        .help = thr->team != NULL && thr->depth < xomp_cfg.max_depth,
-    };
-    wait_helping(&c);
-    t->taskgroup = tg->prev;
-    free(tg);
+    if (!t || !(t->flags & XOMP_TASK_DETACH))
+        xomp_fatal("omp_fulfill_event: %p is not the event of a detachable task", (void *)t);
+    /* acq_rel: as in task_execute; the one that reaches 0 completes. */
+    int32_t left = atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_acq_rel) - 1;
+    if (left < 0)
+        xomp_fatal("omp_fulfill_event: the event %p was already fulfilled", (void *)t);
+    if (left > 0)
+        return; /* the body is still running: its end completes the task */
+    if (t->flags & XOMP_TASK_UNDEFERRED)
+        /* Its encountering thread waits in wait_until(detach_fulfilled). */
+        xomp_wake_if_sleeping(&t->owner->waker);
+    else
+        task_complete(thr, t);
 }

@@ -34,6 +34,8 @@
 
 struct xomp_thread;
 struct xomp_taskgroup;
+struct xomp_dep_rec;
+struct xomp_dep_table;
 
 enum xomp_task_flags {
     XOMP_TASK_IMPLICIT = 1u << 0, /* the implicit task of a team member */
@@ -41,6 +43,9 @@ enum xomp_task_flags {
     XOMP_TASK_UNDEFERRED = 1u << 2, /* runs on the encountering thread's stack now */
     XOMP_TASK_UNTIED = 1u << 3,
     XOMP_TASK_HEAP = 1u << 4,     /* allocated by malloc, not from a cache */
+    XOMP_TASK_DETACH = 1u << 5,   /* completes when its event is fulfilled too */
+    XOMP_TASK_WAITED = 1u << 6,   /* undeferred with dependences: its creator
+                                     waits for npred == 0 and runs it */
 };
 
 /* Added to child_state (with the number of children created) when the
@@ -57,6 +62,7 @@ struct xomp_task {
     struct xomp_taskgroup *taskgroup;
     /* Thread executing the task; children wake it when it may be waiting. */
     struct xomp_thread *owner;
+    struct xomp_team *team; /* team of the region that created it */
     /* -(children completed elsewhere), then FINISHED + (running children);
      * see above.  Remote children subtract 1 with a seq_cst RMW; taskwait
      * waits for local_done - created_children. */
@@ -72,6 +78,16 @@ struct xomp_task {
     uint16_t creator;      /* team id of the creating worker (statistics) */
     int32_t priority;
     struct xomp_task *next; /* free-list and overflow-list link */
+    /* Dependences (depend.c): this task's records in its parent's table,
+     * and the table of its own children's dependences (NULL if none). */
+    struct xomp_dep_rec *dep_recs;
+    struct xomp_dep_table *dep_table;
+    uint32_t ndeps;
+    /* Unmet dependences + 1 while being created; the task is ready at 0. */
+    _Atomic int32_t npred;
+    /* detach: completion needs both the body's end and omp_fulfill_event
+     * (2 -> 1 -> 0; whoever reaches 0 completes the task). */
+    _Atomic int32_t detach_pending;
 };
 
 /* A taskgroup region.  `pending` counts the tasks created in the region
@@ -80,6 +96,9 @@ struct xomp_taskgroup {
     _Atomic int64_t pending;
     struct xomp_taskgroup *prev;  /* enclosing taskgroup of the same task */
     struct xomp_thread *owner;    /* thread that waits in taskgroup_end */
+    _Atomic bool cancelled;       /* `cancel taskgroup` (abi/cancel.c) */
+    bool workshare;               /* opened for a worksharing task reduction */
+    uintptr_t *reductions;        /* task reductions registered (reduction.c) */
 };
 
 #endif

@@ -23,15 +23,44 @@ struct xomp_thread;
 #define GOMP_TASK_FLAG_REDUCTION (1u << 12)
 #define GOMP_TASK_FLAG_DETACH (1u << 13)
 
+#define GOMP_TASK_FLAG_STRICT (1u << 14)
+
 /* Create a task running fn on a copy of the arguments (cpyfn or memcpy of
  * arg_size bytes from data).  Deferred into a ring unless `undeferred` or
- * the encountering context forces it to run now. */
+ * the encountering context forces it to run now.  depend (GCC's array) and
+ * detach (where to store the event handle) as in GOMP_task. */
 void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
                      void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
-                     bool undeferred, unsigned flags, int priority);
+                     bool undeferred, unsigned flags, int priority, void **depend, void **detach);
+
+/* Adjusts a task's copied argument block before the task is scheduled
+ * (taskloop writes each task's iteration range there). */
+struct xomp_args_fixup {
+    void (*apply)(void *args, void *ctx);
+    void *ctx;
+};
+
+/* xomp_task_spawn without dependences or detach, with a fixup. */
+void xomp_task_spawn_fixed(struct xomp_thread *thr, void (*fn)(void *), void *data,
+                           void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
+                           bool undeferred, unsigned flags, int priority,
+                           const struct xomp_args_fixup *fixup);
 
 /* Run one queued task of the calling team member, if any. */
 bool xomp_task_run_one(struct xomp_thread *thr);
+
+/* Does the calling member have a task it could run? */
+bool xomp_task_has_work(struct xomp_thread *thr);
+
+/* A task's dependences are met: schedule it (depend.c). */
+void xomp_task_ready(struct xomp_thread *thr, struct xomp_task *t);
+
+/* omp_fulfill_event. */
+void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t);
+
+/* Cancellation of the innermost taskgroup of task t (abi/cancel.c). */
+bool xomp_taskgroup_cancelled(const struct xomp_task *t);
+void xomp_taskgroup_cancel(struct xomp_task *t);
 
 void xomp_taskwait(struct xomp_thread *thr);
 void xomp_taskyield(struct xomp_thread *thr);
@@ -41,6 +70,7 @@ void xomp_taskgroup_end(struct xomp_thread *thr);
 /* Initialize `t` as the implicit task of a team member (or the initial
  * task of a thread outside any team). */
 void xomp_task_init_implicit(struct xomp_task *t, struct xomp_thread *owner,
-                             struct xomp_task *parent, const struct xomp_icv *icv);
+                             struct xomp_team *team, struct xomp_task *parent,
+                             const struct xomp_icv *icv);
 
 #endif

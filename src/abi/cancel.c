@@ -1,0 +1,74 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Cancellation (active only with OMP_CANCELLATION=true, as in libgomp).
+ *
+ *   parallel:      team->cancelled; members skip to the end of the region
+ *                  at their next cancellation point; queued tasks of the
+ *                  team are discarded instead of run.
+ *   for, sections: team->ws_cancelled; the construct's closing barrier
+ *                  (GOMP_loop_end_cancel, GOMP_sections_end_cancel)
+ *                  consumes it and tells every member.
+ *   taskgroup:     the innermost taskgroup's `cancelled`; tasks of it that
+ *                  have not started are discarded.
+ * A cancellable barrier hands every member the same verdict (barrier.c).
+ */
+#include "../runtime/thread.h"
+#include "../sched/barrier.h"
+#include "../task/task_core.h"
+#include "abi.h"
+
+#define GOMP_CANCEL_PARALLEL 1
+#define GOMP_CANCEL_LOOP 2
+#define GOMP_CANCEL_SECTIONS 4
+#define GOMP_CANCEL_TASKGROUP 8
+
+XOMP_EXPORT bool GOMP_cancellation_point(int which)
+{
+    if (!xomp_cfg.cancellation)
+        return false;
+    struct xomp_thread *thr = xomp_self();
+    struct xomp_team *team = thr->team;
+    if (which & (GOMP_CANCEL_LOOP | GOMP_CANCEL_SECTIONS))
+        /* acquire: pairs with the release store in GOMP_cancel. */
+        return team && atomic_load_explicit(&team->ws_cancelled, memory_order_acquire);
+    if ((which & GOMP_CANCEL_TASKGROUP) && xomp_taskgroup_cancelled(thr->task))
+        return true;
+    /* `cancel parallel` also cancels every explicit task of the region. */
+    return team && atomic_load_explicit(&team->cancelled, memory_order_acquire);
+}
+
+XOMP_EXPORT bool GOMP_cancel(int which, bool do_cancel)
+{
+    if (!xomp_cfg.cancellation)
+        return false;
+    if (!do_cancel)
+        return GOMP_cancellation_point(which);
+    struct xomp_thread *thr = xomp_self();
+    struct xomp_team *team = thr->team;
+    if (which & (GOMP_CANCEL_LOOP | GOMP_CANCEL_SECTIONS)) {
+        /* Orphaned: only this thread's share is cancelled, which the caller
+         * does by leaving the loop. */
+        if (team)
+            /* release: pairs with the acquire loads of cancellation points
+             * and of the barrier's verdict. */
+            atomic_store_explicit(&team->ws_cancelled, true, memory_order_release);
+        return true;
+    }
+    if (which & GOMP_CANCEL_TASKGROUP) {
+        xomp_taskgroup_cancel(thr->task);
+        return true;
+    }
+    if (team)
+        /* release: as above; members see it at their next cancellation
+         * point or barrier. */
+        atomic_store_explicit(&team->cancelled, true, memory_order_release);
+    return true;
+}
+
+XOMP_EXPORT bool GOMP_barrier_cancel(void)
+{
+    struct xomp_thread *thr = xomp_self();
+    if (!thr->team)
+        return false;
+    return xomp_barrier_wait_cancellable(thr);
+}

@@ -1,0 +1,373 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Task dependences: per-parent tables of records, lock-free successor lists.
+ * See depend.h and src/task/README.md ("Dependences").
+ */
+#include "depend.h"
+
+#include "../runtime/log.h"
+#include "../runtime/thread.h"
+#include "task_core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Dependence types in omp_depend_t objects (gomp-constants.h). */
+#define GOMP_DEPEND_IN 1
+#define GOMP_DEPEND_OUT 2
+#define GOMP_DEPEND_INOUT 3
+#define GOMP_DEPEND_MUTEXINOUTSET 4
+#define GOMP_DEPEND_INOUTSET 5
+
+/* What a record waits for and what waits for it. */
+enum dep_kind {
+    DEP_OUT,      /* out, inout, mutexinoutset (treated as inout: compliant) */
+    DEP_IN,       /* in: waits for the writers and inoutsets before it */
+    DEP_INOUTSET, /* inoutset: waits for the writers and readers before it */
+};
+
+struct xomp_dep_edge {
+    struct xomp_task *succ;
+    struct xomp_dep_edge *next;
+};
+
+/* The successor list of a completed task's record. */
+#define EDGES_CLOSED ((struct xomp_dep_edge *)(uintptr_t)1)
+
+struct xomp_dep_rec {
+    /* Tasks waiting for this record's task; EDGES_CLOSED once it completed.
+     * Pushed to by the parent's thread (CAS), closed by the completing
+     * thread (exchange). */
+    _Atomic(struct xomp_dep_edge *) succ;
+    struct xomp_dep_rec *next_same; /* older record in the same slot list */
+};
+
+/* The records of one address since its last writer. */
+struct dep_slot {
+    void *addr;
+    bool used;
+    struct xomp_dep_rec *last_out;
+    struct xomp_dep_rec *ins;       /* readers since last_out, newest first */
+    struct xomp_dep_rec *inoutsets; /* inoutset tasks since last_out */
+};
+
+struct arena_chunk {
+    struct arena_chunk *next;
+    size_t used, size;
+    _Alignas(16) char data[];
+};
+
+struct xomp_dep_table {
+    struct dep_slot *slots;
+    size_t nslots; /* a power of two */
+    size_t nused;
+    struct xomp_dep_rec *all_memory; /* last depend(inout: omp_all_memory) */
+    struct arena_chunk *arena;
+};
+
+/* ---- memory: one arena per table, freed with it ---- */
+
+static void *arena_alloc(struct xomp_dep_table *table, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    struct arena_chunk *c = table->arena;
+    if (!c || c->used + size > c->size) {
+        size_t want = size > 8192 ? size : 8192;
+        c = malloc(sizeof *c + want);
+        if (!c)
+            xomp_fatal("out of memory recording task dependences");
+        c->next = table->arena;
+        c->used = 0;
+        c->size = want;
+        table->arena = c;
+    }
+    void *p = c->data + c->used;
+    c->used += size;
+    return p;
+}
+
+void xomp_dep_table_free(struct xomp_dep_table *table)
+{
+    struct arena_chunk *c = table->arena;
+    while (c) {
+        struct arena_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    free(table->slots);
+    free(table);
+}
+
+static struct xomp_dep_table *table_of(struct xomp_task *parent)
+{
+    if (!parent->dep_table) {
+        struct xomp_dep_table *t = calloc(1, sizeof *t);
+        if (t)
+            t->slots = calloc(16, sizeof *t->slots);
+        if (!t || !t->slots)
+            xomp_fatal("out of memory recording task dependences");
+        t->nslots = 16;
+        parent->dep_table = t;
+    }
+    return parent->dep_table;
+}
+
+/* ---- the address table (open addressing, linear probing) ---- */
+
+static size_t hash_addr(void *addr, size_t mask)
+{
+    uint64_t x = (uint64_t)(uintptr_t)addr;
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 32;
+    return (size_t)x & mask;
+}
+
+static struct dep_slot *slot_probe(struct dep_slot *slots, size_t nslots, void *addr)
+{
+    size_t i = hash_addr(addr, nslots - 1);
+    while (slots[i].used && slots[i].addr != addr)
+        i = (i + 1) & (nslots - 1);
+    return &slots[i];
+}
+
+static struct dep_slot *slot_for(struct xomp_dep_table *table, void *addr)
+{
+    if (2 * (table->nused + 1) > table->nslots) {
+        size_t n = table->nslots * 2;
+        struct dep_slot *slots = calloc(n, sizeof *slots);
+        if (!slots)
+            xomp_fatal("out of memory recording task dependences");
+        for (size_t i = 0; i < table->nslots; i++)
+            if (table->slots[i].used)
+                *slot_probe(slots, n, table->slots[i].addr) = table->slots[i];
+        free(table->slots);
+        table->slots = slots;
+        table->nslots = n;
+    }
+    struct dep_slot *s = slot_probe(table->slots, table->nslots, addr);
+    if (!s->used) {
+        memset(s, 0, sizeof *s);
+        s->used = true;
+        s->addr = addr;
+        table->nused++;
+    }
+    return s;
+}
+
+/* ---- edges ---- */
+
+static bool rec_closed(struct xomp_dep_rec *r)
+{
+    /* acquire: pairs with the completer's exchange, as in link_after. */
+    return atomic_load_explicit(&r->succ, memory_order_acquire) == EDGES_CLOSED;
+}
+
+/* Make `t` wait for the task of record `r`, unless that task completed. */
+static void link_after(struct xomp_dep_table *table, struct xomp_dep_rec *r, struct xomp_task *t)
+{
+    if (!r)
+        return;
+    struct xomp_dep_edge *head = atomic_load_explicit(&r->succ, memory_order_acquire);
+    if (head == EDGES_CLOSED)
+        return;
+    struct xomp_dep_edge *e = arena_alloc(table, sizeof *e);
+    e->succ = t;
+    /* Count the edge before publishing it, so that the predecessor's
+     * decrement can never come first.  relaxed: t is not visible to
+     * anybody yet; the decrement follows the edge's publication. */
+    atomic_fetch_add_explicit(&t->npred, 1, memory_order_relaxed);
+    do {
+        if (head == EDGES_CLOSED) {
+            /* The predecessor completed meanwhile: no edge after all. */
+            atomic_fetch_sub_explicit(&t->npred, 1, memory_order_relaxed);
+            return;
+        }
+        e->next = head;
+        /* release: the completer's acquire exchange then reads e. */
+    } while (!atomic_compare_exchange_weak_explicit(&r->succ, &head, e, memory_order_release,
+                                                    memory_order_acquire));
+}
+
+/* Link `t` behind every record of a list, dropping completed ones from its
+ * front as it goes (the list only has to name tasks that may still run). */
+static struct xomp_dep_rec *link_after_list(struct xomp_dep_table *table,
+                                            struct xomp_dep_rec *list, struct xomp_task *t)
+{
+    while (list && rec_closed(list))
+        list = list->next_same;
+    for (struct xomp_dep_rec *r = list; r; r = r->next_same)
+        link_after(table, r, t);
+    return list;
+}
+
+/* Does record r belong to task t (a repeated address in one clause list)? */
+static bool rec_of(const struct xomp_task *t, const struct xomp_dep_rec *r, uint32_t made)
+{
+    return r && r >= t->dep_recs && r < t->dep_recs + made;
+}
+
+/* ---- registering a new task ---- */
+
+struct dep_item {
+    void *addr;
+    enum dep_kind kind;
+};
+
+/* GCC's depend array: either {n, nout, addr...} or
+ * {0, n, nout, nmutexinoutset, nin, addr..., depobj pointers...}. */
+static size_t parse_depend(void **depend, struct dep_item *out, size_t cap, bool *all_memory)
+{
+    size_t n = 0;
+    *all_memory = false;
+    if (depend[0]) {
+        size_t total = (uintptr_t)depend[0], nout = (uintptr_t)depend[1];
+        for (size_t i = 0; i < total && n < cap; i++) {
+            out[n].addr = depend[2 + i];
+            out[n].kind = i < nout ? DEP_OUT : DEP_IN;
+            *all_memory |= out[n].kind == DEP_OUT && !out[n].addr;
+            n++;
+        }
+        return n;
+    }
+    size_t total = (uintptr_t)depend[1];
+    size_t nout = (uintptr_t)depend[2] + (uintptr_t)depend[3]; /* out/inout, mutexinoutset */
+    size_t normal = nout + (uintptr_t)depend[4];
+    for (size_t i = 0; i < total && n < cap; i++) {
+        if (i < normal) {
+            out[n].addr = depend[5 + i];
+            out[n].kind = i < nout ? DEP_OUT : DEP_IN;
+        } else {
+            void **obj = (void **)depend[5 + i]; /* an omp_depend_t */
+            out[n].addr = obj[0];
+            switch ((uintptr_t)obj[1]) {
+            case GOMP_DEPEND_IN: out[n].kind = DEP_IN; break;
+            case GOMP_DEPEND_OUT:
+            case GOMP_DEPEND_INOUT:
+            case GOMP_DEPEND_MUTEXINOUTSET: out[n].kind = DEP_OUT; break;
+            case GOMP_DEPEND_INOUTSET: out[n].kind = DEP_INOUTSET; break;
+            default:
+                xomp_fatal("invalid omp_depend_t object: dependence type %d",
+                           (int)(uintptr_t)obj[1]);
+            }
+        }
+        *all_memory |= out[n].kind == DEP_OUT && !out[n].addr;
+        n++;
+    }
+    return n;
+}
+
+static size_t depend_count(void **depend)
+{
+    return (uintptr_t)(depend[0] ? depend[0] : depend[1]);
+}
+
+/* depend(inout: omp_all_memory): wait for every sibling with dependences
+ * so far; every later one waits for this task. */
+static void register_all_memory(struct xomp_dep_table *table, struct xomp_task *t)
+{
+    t->dep_recs = arena_alloc(table, sizeof(struct xomp_dep_rec));
+    t->ndeps = 1;
+    atomic_init(&t->dep_recs[0].succ, NULL);
+    t->dep_recs[0].next_same = NULL;
+    link_after(table, table->all_memory, t);
+    for (size_t i = 0; i < table->nslots; i++) {
+        struct dep_slot *s = &table->slots[i];
+        if (!s->used)
+            continue;
+        link_after(table, s->last_out, t);
+        link_after_list(table, s->ins, t);
+        link_after_list(table, s->inoutsets, t);
+        s->used = false;
+    }
+    table->nused = 0;
+    table->all_memory = &t->dep_recs[0];
+}
+
+void xomp_dep_register(struct xomp_thread *thr, struct xomp_task *parent, struct xomp_task *t,
+                       void **depend)
+{
+    (void)thr;
+    struct xomp_dep_table *table = table_of(parent);
+    size_t cap = depend_count(depend);
+    struct dep_item stack_items[16];
+    struct dep_item *items = cap <= 16 ? stack_items : malloc(cap * sizeof *items);
+    if (!items)
+        xomp_fatal("out of memory recording task dependences");
+    bool all_memory;
+    size_t n = parse_depend(depend, items, cap, &all_memory);
+
+    atomic_init(&t->npred, 1); /* the creator's guard */
+    if (all_memory) {
+        register_all_memory(table, t);
+    } else {
+        t->dep_recs = arena_alloc(table, n * sizeof(struct xomp_dep_rec));
+        link_after(table, table->all_memory, t);
+        uint32_t made = 0;
+        /* Writers first: a repeated address keeps its strongest kind. */
+        for (int pass = 0; pass < 2; pass++)
+            for (size_t i = 0; i < n; i++) {
+                if ((items[i].kind == DEP_OUT) != (pass == 0))
+                    continue;
+                struct dep_slot *s = slot_for(table, items[i].addr);
+                if (rec_of(t, s->last_out, made) || rec_of(t, s->ins, made) ||
+                    rec_of(t, s->inoutsets, made))
+                    continue; /* this task already depends on the address */
+                struct xomp_dep_rec *r = &t->dep_recs[made++];
+                atomic_init(&r->succ, NULL);
+                r->next_same = NULL;
+                link_after(table, s->last_out, t);
+                switch (items[i].kind) {
+                case DEP_OUT:
+                    link_after_list(table, s->ins, t);
+                    link_after_list(table, s->inoutsets, t);
+                    s->last_out = r;
+                    s->ins = s->inoutsets = NULL;
+                    break;
+                case DEP_IN:
+                    s->inoutsets = link_after_list(table, s->inoutsets, t);
+                    while (s->ins && rec_closed(s->ins))
+                        s->ins = s->ins->next_same;
+                    r->next_same = s->ins;
+                    s->ins = r;
+                    break;
+                case DEP_INOUTSET:
+                    s->ins = link_after_list(table, s->ins, t);
+                    while (s->inoutsets && rec_closed(s->inoutsets))
+                        s->inoutsets = s->inoutsets->next_same;
+                    r->next_same = s->inoutsets;
+                    s->inoutsets = r;
+                    break;
+                }
+            }
+        t->ndeps = made;
+    }
+    if (items != stack_items)
+        free(items);
+}
+
+bool xomp_dep_release_guard(struct xomp_task *t)
+{
+    /* acq_rel: acquire pairs with the predecessors' decrements (their
+     * effects are visible to the task); release orders the creation before
+     * the last decrement, whose maker schedules the task. */
+    return atomic_fetch_sub_explicit(&t->npred, 1, memory_order_acq_rel) == 1;
+}
+
+void xomp_dep_complete(struct xomp_thread *thr, struct xomp_task *t)
+{
+    for (uint32_t i = 0; i < t->ndeps; i++) {
+        /* acq_rel: acquire pairs with the release CAS of link_after (we
+         * read the edges); release orders this task's effects before the
+         * successors' acquire decrements. */
+        struct xomp_dep_edge *e =
+            atomic_exchange_explicit(&t->dep_recs[i].succ, EDGES_CLOSED, memory_order_acq_rel);
+        while (e) {
+            struct xomp_dep_edge *next = e->next;
+            struct xomp_task *s = e->succ;
+            if (atomic_fetch_sub_explicit(&s->npred, 1, memory_order_acq_rel) == 1)
+                xomp_task_ready(thr, s);
+            e = next;
+        }
+    }
+}
