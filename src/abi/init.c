@@ -1,7 +1,11 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
 /* Library start-up and the version query. */
 #include "../../include/xomp.h"
+#include "../runtime/affinity_format.h"
+#include "../runtime/allocator.h"
 #include "../runtime/config.h"
+#include "../runtime/target.h"
+#include "../runtime/teams.h"
 #include "../runtime/thread.h"
 #include "../prof/stats.h"
 #include "../topo/topo.h"
@@ -19,6 +23,12 @@ XOMP_EXPORT const char *xomp_version(void)
 __attribute__((constructor)) static void xomp_init(void)
 {
     xomp_config_init();
+    /* The variables of the allocator, affinity-format, teams and target
+     * modules; before any thread exists or is bound. */
+    xomp_allocator_env_init();
+    xomp_affinity_env_init();
+    xomp_teams_env_init();
+    xomp_target_env_init();
     xomp_places_init();
     if (xomp_places_count() > 0) {
         /* OMP_PLACES alone turns binding on (bind-var true), as in libgomp. */

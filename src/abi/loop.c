@@ -19,36 +19,58 @@ static uint64_t chunk_of(long chunk)
     return chunk > 0 ? (uint64_t)chunk : 0;
 }
 
+/* A schedule(kind, chunk) clause. */
+static struct xomp_sched clause(uint32_t kind, long chunk)
+{
+    return xomp_sched_make(kind, chunk_of(chunk));
+}
+
 static void no_task_reductions(uintptr_t *reductions)
 {
     if (reductions)
         xomp_fatal("task reductions on worksharing loops are not supported yet");
 }
 
-static bool start(long start, long end, long incr, struct xomp_sched s, bool ordered, void **mem,
-                  long *istart, long *iend)
+/* The chunk's values come back as uint64_t and are converted to long. */
+static bool copy_out(bool got, const uint64_t *s, const uint64_t *e, long *istart, long *iend)
+{
+    if (got && istart) {
+        *istart = (long)*s;
+        *iend = (long)*e;
+    }
+    return got;
+}
+
+static bool long_start(long start, long end, long incr, struct xomp_sched s, bool ordered,
+                       void **mem, long *istart, long *iend)
 {
     struct xomp_loop l;
     xomp_loop_of_long(&l, start, end, incr);
     struct xomp_loop_args a = {.loop = &l, .sched = s, .ordered = ordered, .mem = mem};
-    return xomp_loop_start(&a, (uint64_t *)istart, (uint64_t *)iend);
+    uint64_t vs = 0, ve = 0;
+    return copy_out(xomp_loop_start(&a, istart ? &vs : NULL, &ve), &vs, &ve, istart, iend);
 }
 
-static bool next(long *istart, long *iend)
+static bool long_next(long *istart, long *iend)
 {
-    return xomp_loop_next((uint64_t *)istart, (uint64_t *)iend);
+    uint64_t vs = 0, ve = 0;
+    return copy_out(xomp_loop_next(&vs, &ve), &vs, &ve, istart, iend);
 }
 
-static bool doacross_start(unsigned ncounts, const long *counts, struct xomp_sched s, void **mem,
-                           long *istart, long *iend)
+static bool long_doacross_start(unsigned ncounts, const long *counts, struct xomp_sched s,
+                                void **mem, long *istart, long *iend)
 {
+    if (ncounts > XOMP_DOACROSS_MAX_DIMS)
+        xomp_fatal("ordered(%u) loop: more than %d dimensions are not supported", ncounts,
+                   XOMP_DOACROSS_MAX_DIMS);
     uint64_t dims[ncounts ? ncounts : 1];
     for (unsigned i = 0; i < ncounts; i++)
         dims[i] = counts[i] > 0 ? (uint64_t)counts[i] : 0;
     struct xomp_loop l;
     xomp_loop_of_long(&l, 0, ncounts ? (long)dims[0] : 0, 1);
     struct xomp_loop_args a = {.loop = &l, .sched = s, .ndims = ncounts, .dims = dims, .mem = mem};
-    return xomp_loop_start(&a, (uint64_t *)istart, (uint64_t *)iend);
+    uint64_t vs = 0, ve = 0;
+    return copy_out(xomp_loop_start(&a, istart ? &vs : NULL, &ve), &vs, &ve, istart, iend);
 }
 
 static void parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, long start,
@@ -69,163 +91,161 @@ static void parallel_loop_run(void (*fn)(void *), void *data, unsigned num_threa
 
 /* ---- loops ---- */
 
-XOMP_EXPORT bool GOMP_loop_static_start(long start_, long end, long incr, long chunk,
+XOMP_EXPORT bool GOMP_loop_static_start(long start, long end, long incr, long chunk,
                                         long *istart, long *iend)
 {
-    return start(start_, end, incr, xomp_sched_make(XOMP_SCHED_STATIC, chunk_of(chunk)), false,
-                 NULL, istart, iend);
+    return long_start(start, end, incr, clause(XOMP_SCHED_STATIC, chunk), false, NULL, istart,
+                      iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_dynamic_start(long start_, long end, long incr, long chunk,
+XOMP_EXPORT bool GOMP_loop_dynamic_start(long start, long end, long incr, long chunk,
                                          long *istart, long *iend)
 {
-    return start(start_, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk_of(chunk)), false,
-                 NULL, istart, iend);
+    return long_start(start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), false, NULL, istart,
+                      iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_guided_start(long start_, long end, long incr, long chunk,
+XOMP_EXPORT bool GOMP_loop_guided_start(long start, long end, long incr, long chunk,
                                         long *istart, long *iend)
 {
-    return start(start_, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk_of(chunk)), false,
-                 NULL, istart, iend);
+    return long_start(start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), false, NULL, istart,
+                      iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_nonmonotonic_dynamic_start(long start_, long end, long incr,
+XOMP_EXPORT bool GOMP_loop_nonmonotonic_dynamic_start(long start, long end, long incr,
                                                       long chunk, long *istart, long *iend)
 {
-    return start(start_, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk_of(chunk)), false,
-                 NULL, istart, iend);
+    return long_start(start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), false, NULL, istart,
+                      iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_nonmonotonic_guided_start(long start_, long end, long incr,
+XOMP_EXPORT bool GOMP_loop_nonmonotonic_guided_start(long start, long end, long incr,
                                                      long chunk, long *istart, long *iend)
 {
-    return start(start_, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk_of(chunk)), false,
-                 NULL, istart, iend);
+    return long_start(start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), false, NULL, istart,
+                      iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_runtime_start(long start_, long end, long incr, long *istart,
+XOMP_EXPORT bool GOMP_loop_runtime_start(long start, long end, long incr, long *istart,
                                          long *iend)
 {
-    return start(start_, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
+    return long_start(start, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_nonmonotonic_runtime_start(long start_, long end, long incr,
+XOMP_EXPORT bool GOMP_loop_nonmonotonic_runtime_start(long start, long end, long incr,
                                                       long *istart, long *iend)
 {
-    return start(start_, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
+    return long_start(start, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_maybe_nonmonotonic_runtime_start(long start_, long end, long incr,
+XOMP_EXPORT bool GOMP_loop_maybe_nonmonotonic_runtime_start(long start, long end, long incr,
                                                             long *istart, long *iend)
 {
-    return start(start_, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
+    return long_start(start, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_start(long start_, long end, long incr, long sched, long chunk,
+XOMP_EXPORT bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk,
                                  long *istart, long *iend, uintptr_t *reductions, void **mem)
 {
     no_task_reductions(reductions);
-    return start(start_, end, incr, xomp_sched_of_gomp(sched, chunk_of(chunk)), false, mem,
-                 istart, iend);
+    return long_start(start, end, incr, xomp_sched_of_gomp(sched, chunk_of(chunk)), false, mem,
+                      istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_static_next(long *istart, long *iend)
 {
-    return next(istart, iend);
+    return long_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_dynamic_next(long *istart, long *iend)
 {
-    return next(istart, iend);
+    return long_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_guided_next(long *istart, long *iend)
 {
-    return next(istart, iend);
+    return long_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_runtime_next(long *istart, long *iend)
 {
-    return next(istart, iend);
+    return long_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_nonmonotonic_dynamic_next(long *istart, long *iend)
 {
-    return next(istart, iend);
+    return long_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_nonmonotonic_guided_next(long *istart, long *iend)
 {
-    return next(istart, iend);
+    return long_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_nonmonotonic_runtime_next(long *istart, long *iend)
 {
-    return next(istart, iend);
+    return long_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_maybe_nonmonotonic_runtime_next(long *istart, long *iend)
 {
-    return next(istart, iend);
+    return long_next(istart, iend);
 }
 
 /* ---- ordered loops ---- */
 
-XOMP_EXPORT bool GOMP_loop_ordered_static_start(long start_, long end, long incr, long chunk,
+XOMP_EXPORT bool GOMP_loop_ordered_static_start(long start, long end, long incr, long chunk,
                                                 long *istart, long *iend)
 {
-    return start(start_, end, incr, xomp_sched_make(XOMP_SCHED_STATIC, chunk_of(chunk)), true,
-                 NULL, istart, iend);
+    return long_start(start, end, incr, clause(XOMP_SCHED_STATIC, chunk), true, NULL, istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ordered_dynamic_start(long start_, long end, long incr, long chunk,
+XOMP_EXPORT bool GOMP_loop_ordered_dynamic_start(long start, long end, long incr, long chunk,
                                                  long *istart, long *iend)
 {
-    return start(start_, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk_of(chunk)), true,
-                 NULL, istart, iend);
+    return long_start(start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), true, NULL, istart,
+                      iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ordered_guided_start(long start_, long end, long incr, long chunk,
+XOMP_EXPORT bool GOMP_loop_ordered_guided_start(long start, long end, long incr, long chunk,
                                                 long *istart, long *iend)
 {
-    return start(start_, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk_of(chunk)), true,
-                 NULL, istart, iend);
+    return long_start(start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), true, NULL, istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ordered_runtime_start(long start_, long end, long incr, long *istart,
+XOMP_EXPORT bool GOMP_loop_ordered_runtime_start(long start, long end, long incr, long *istart,
                                                  long *iend)
 {
-    return start(start_, end, incr, xomp_sched_runtime(), true, NULL, istart, iend);
+    return long_start(start, end, incr, xomp_sched_runtime(), true, NULL, istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ordered_start(long start_, long end, long incr, long sched,
+XOMP_EXPORT bool GOMP_loop_ordered_start(long start, long end, long incr, long sched,
                                          long chunk, long *istart, long *iend,
                                          uintptr_t *reductions, void **mem)
 {
     no_task_reductions(reductions);
-    return start(start_, end, incr, xomp_sched_of_gomp(sched, chunk_of(chunk)), true, mem,
-                 istart, iend);
+    return long_start(start, end, incr, xomp_sched_of_gomp(sched, chunk_of(chunk)), true, mem,
+                      istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ordered_static_next(long *istart, long *iend)
 {
-    return next(istart, iend);
+    return long_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ordered_dynamic_next(long *istart, long *iend)
 {
-    return next(istart, iend);
+    return long_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ordered_guided_next(long *istart, long *iend)
 {
-    return next(istart, iend);
+    return long_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ordered_runtime_next(long *istart, long *iend)
 {
-    return next(istart, iend);
+    return long_next(istart, iend);
 }
 
 /* ---- doacross loops: iterate over 0 .. counts[0]-1 ---- */
@@ -233,28 +253,28 @@ XOMP_EXPORT bool GOMP_loop_ordered_runtime_next(long *istart, long *iend)
 XOMP_EXPORT bool GOMP_loop_doacross_static_start(unsigned ncounts, long *counts, long chunk,
                                                  long *istart, long *iend)
 {
-    return doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_STATIC, chunk_of(chunk)),
-                          NULL, istart, iend);
+    return long_doacross_start(ncounts, counts, clause(XOMP_SCHED_STATIC, chunk), NULL, istart,
+                               iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_doacross_dynamic_start(unsigned ncounts, long *counts, long chunk,
                                                   long *istart, long *iend)
 {
-    return doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk_of(chunk)),
-                          NULL, istart, iend);
+    return long_doacross_start(ncounts, counts, clause(XOMP_SCHED_DYNAMIC, chunk), NULL, istart,
+                               iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_doacross_guided_start(unsigned ncounts, long *counts, long chunk,
                                                  long *istart, long *iend)
 {
-    return doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_GUIDED, chunk_of(chunk)),
-                          NULL, istart, iend);
+    return long_doacross_start(ncounts, counts, clause(XOMP_SCHED_GUIDED, chunk), NULL, istart,
+                               iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long *counts, long *istart,
                                                   long *iend)
 {
-    return doacross_start(ncounts, counts, xomp_sched_runtime(), NULL, istart, iend);
+    return long_doacross_start(ncounts, counts, xomp_sched_runtime(), NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk,
@@ -262,104 +282,101 @@ XOMP_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long s
                                           void **mem)
 {
     no_task_reductions(reductions);
-    return doacross_start(ncounts, counts, xomp_sched_of_gomp(sched, chunk_of(chunk)), mem,
-                          istart, iend);
+    return long_doacross_start(ncounts, counts, xomp_sched_of_gomp(sched, chunk_of(chunk)), mem,
+                               istart, iend);
 }
 
 /* ---- combined parallel loops ---- */
 
 XOMP_EXPORT void GOMP_parallel_loop_static_start(void (*fn)(void *), void *data,
-                                                 unsigned num_threads, long start_, long end,
+                                                 unsigned num_threads, long start, long end,
                                                  long incr, long chunk)
 {
-    parallel_loop(fn, data, num_threads, start_, end, incr,
-                  xomp_sched_make(XOMP_SCHED_STATIC, chunk_of(chunk)), 0);
+    parallel_loop(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_STATIC, chunk), 0);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_dynamic_start(void (*fn)(void *), void *data,
-                                                  unsigned num_threads, long start_, long end,
+                                                  unsigned num_threads, long start, long end,
                                                   long incr, long chunk)
 {
-    parallel_loop(fn, data, num_threads, start_, end, incr,
-                  xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk_of(chunk)), 0);
+    parallel_loop(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), 0);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_guided_start(void (*fn)(void *), void *data,
-                                                 unsigned num_threads, long start_, long end,
+                                                 unsigned num_threads, long start, long end,
                                                  long incr, long chunk)
 {
-    parallel_loop(fn, data, num_threads, start_, end, incr,
-                  xomp_sched_make(XOMP_SCHED_GUIDED, chunk_of(chunk)), 0);
+    parallel_loop(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), 0);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_runtime_start(void (*fn)(void *), void *data,
-                                                  unsigned num_threads, long start_, long end,
+                                                  unsigned num_threads, long start, long end,
                                                   long incr)
 {
-    parallel_loop(fn, data, num_threads, start_, end, incr, xomp_sched_runtime(), 0);
+    parallel_loop(fn, data, num_threads, start, end, incr, xomp_sched_runtime(), 0);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_static(void (*fn)(void *), void *data, unsigned num_threads,
-                                           long start_, long end, long incr, long chunk,
+                                           long start, long end, long incr, long chunk,
                                            unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start_, end, incr,
-                      xomp_sched_make(XOMP_SCHED_STATIC, chunk_of(chunk)), flags);
+    parallel_loop_run(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_STATIC, chunk),
+                      flags);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_dynamic(void (*fn)(void *), void *data, unsigned num_threads,
-                                            long start_, long end, long incr, long chunk,
+                                            long start, long end, long incr, long chunk,
                                             unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start_, end, incr,
-                      xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk_of(chunk)), flags);
+    parallel_loop_run(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk),
+                      flags);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_guided(void (*fn)(void *), void *data, unsigned num_threads,
-                                           long start_, long end, long incr, long chunk,
+                                           long start, long end, long incr, long chunk,
                                            unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start_, end, incr,
-                      xomp_sched_make(XOMP_SCHED_GUIDED, chunk_of(chunk)), flags);
+    parallel_loop_run(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_GUIDED, chunk),
+                      flags);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_runtime(void (*fn)(void *), void *data, unsigned num_threads,
-                                            long start_, long end, long incr, unsigned flags)
+                                            long start, long end, long incr, unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start_, end, incr, xomp_sched_runtime(), flags);
+    parallel_loop_run(fn, data, num_threads, start, end, incr, xomp_sched_runtime(), flags);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_nonmonotonic_dynamic(void (*fn)(void *), void *data,
-                                                         unsigned num_threads, long start_,
+                                                         unsigned num_threads, long start,
                                                          long end, long incr, long chunk,
                                                          unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start_, end, incr,
-                      xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk_of(chunk)), flags);
+    parallel_loop_run(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk),
+                      flags);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_nonmonotonic_guided(void (*fn)(void *), void *data,
-                                                        unsigned num_threads, long start_,
+                                                        unsigned num_threads, long start,
                                                         long end, long incr, long chunk,
                                                         unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start_, end, incr,
-                      xomp_sched_make(XOMP_SCHED_GUIDED, chunk_of(chunk)), flags);
+    parallel_loop_run(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_GUIDED, chunk),
+                      flags);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_nonmonotonic_runtime(void (*fn)(void *), void *data,
-                                                         unsigned num_threads, long start_,
+                                                         unsigned num_threads, long start,
                                                          long end, long incr, unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start_, end, incr, xomp_sched_runtime(), flags);
+    parallel_loop_run(fn, data, num_threads, start, end, incr, xomp_sched_runtime(), flags);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_maybe_nonmonotonic_runtime(void (*fn)(void *), void *data,
-                                                               unsigned num_threads, long start_,
+                                                               unsigned num_threads, long start,
                                                                long end, long incr,
                                                                unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start_, end, incr, xomp_sched_runtime(), flags);
+    parallel_loop_run(fn, data, num_threads, start, end, incr, xomp_sched_runtime(), flags);
 }
 
 /* ---- the end of a loop ---- */

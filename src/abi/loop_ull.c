@@ -28,8 +28,8 @@ static bool copy_out(bool got, const uint64_t *s, const uint64_t *e, ull *istart
     return got;
 }
 
-static bool start(bool up, ull start, ull end, ull incr, struct xomp_sched s, bool ordered,
-                  void **mem, ull *istart, ull *iend)
+static bool ull_start(bool up, ull start, ull end, ull incr, struct xomp_sched s, bool ordered,
+                      void **mem, ull *istart, ull *iend)
 {
     struct xomp_loop l;
     xomp_loop_of_ull(&l, up, start, end, incr);
@@ -38,15 +38,18 @@ static bool start(bool up, ull start, ull end, ull incr, struct xomp_sched s, bo
     return copy_out(xomp_loop_start(&a, istart ? &vs : NULL, &ve), &vs, &ve, istart, iend);
 }
 
-static bool next(ull *istart, ull *iend)
+static bool ull_next(ull *istart, ull *iend)
 {
     uint64_t vs = 0, ve = 0;
     return copy_out(xomp_loop_next(&vs, &ve), &vs, &ve, istart, iend);
 }
 
-static bool doacross_start(unsigned ncounts, const ull *counts, struct xomp_sched s, void **mem,
-                           ull *istart, ull *iend)
+static bool ull_doacross_start(unsigned ncounts, const ull *counts, struct xomp_sched s, void **mem,
+                               ull *istart, ull *iend)
 {
+    if (ncounts > XOMP_DOACROSS_MAX_DIMS)
+        xomp_fatal("ordered(%u) loop: more than %d dimensions are not supported", ncounts,
+                   XOMP_DOACROSS_MAX_DIMS);
     uint64_t dims[ncounts ? ncounts : 1];
     for (unsigned i = 0; i < ncounts; i++)
         dims[i] = counts[i];
@@ -59,165 +62,165 @@ static bool doacross_start(unsigned ncounts, const ull *counts, struct xomp_sche
 
 /* ---- loops ---- */
 
-XOMP_EXPORT bool GOMP_loop_ull_static_start(bool up, ull start_, ull end, ull incr, ull chunk,
+XOMP_EXPORT bool GOMP_loop_ull_static_start(bool up, ull start, ull end, ull incr, ull chunk,
                                             ull *istart, ull *iend)
 {
-    return start(up, start_, end, incr, xomp_sched_make(XOMP_SCHED_STATIC, chunk), false, NULL,
-                 istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_STATIC, chunk), false, NULL,
+                     istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ull_dynamic_start(bool up, ull start_, ull end, ull incr, ull chunk,
+XOMP_EXPORT bool GOMP_loop_ull_dynamic_start(bool up, ull start, ull end, ull incr, ull chunk,
                                              ull *istart, ull *iend)
 {
-    return start(up, start_, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), false, NULL,
-                 istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), false, NULL,
+                     istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ull_guided_start(bool up, ull start_, ull end, ull incr, ull chunk,
+XOMP_EXPORT bool GOMP_loop_ull_guided_start(bool up, ull start, ull end, ull incr, ull chunk,
                                             ull *istart, ull *iend)
 {
-    return start(up, start_, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), false, NULL,
-                 istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), false, NULL,
+                     istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_dynamic_start(bool up, ull start_, ull end, ull incr,
+XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_dynamic_start(bool up, ull start, ull end, ull incr,
                                                           ull chunk, ull *istart, ull *iend)
 {
-    return start(up, start_, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), false, NULL,
-                 istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), false, NULL,
+                     istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_guided_start(bool up, ull start_, ull end, ull incr,
+XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_guided_start(bool up, ull start, ull end, ull incr,
                                                          ull chunk, ull *istart, ull *iend)
 {
-    return start(up, start_, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), false, NULL,
-                 istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), false, NULL,
+                     istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ull_runtime_start(bool up, ull start_, ull end, ull incr, ull *istart,
+XOMP_EXPORT bool GOMP_loop_ull_runtime_start(bool up, ull start, ull end, ull incr, ull *istart,
                                              ull *iend)
 {
-    return start(up, start_, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_runtime_start(bool up, ull start_, ull end, ull incr,
+XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_runtime_start(bool up, ull start, ull end, ull incr,
                                                           ull *istart, ull *iend)
 {
-    return start(up, start_, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_start(bool up, ull start_, ull end,
+XOMP_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_start(bool up, ull start, ull end,
                                                                 ull incr, ull *istart,
                                                                 ull *iend)
 {
-    return start(up, start_, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ull_start(bool up, ull start_, ull end, ull incr, long sched,
+XOMP_EXPORT bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr, long sched,
                                      ull chunk, ull *istart, ull *iend, uintptr_t *reductions,
                                      void **mem)
 {
     no_task_reductions(reductions);
-    return start(up, start_, end, incr, xomp_sched_of_gomp(sched, chunk), false, mem, istart,
-                 iend);
+    return ull_start(up, start, end, incr, xomp_sched_of_gomp(sched, chunk), false, mem, istart,
+                     iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_static_next(ull *istart, ull *iend)
 {
-    return next(istart, iend);
+    return ull_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_dynamic_next(ull *istart, ull *iend)
 {
-    return next(istart, iend);
+    return ull_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_guided_next(ull *istart, ull *iend)
 {
-    return next(istart, iend);
+    return ull_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_runtime_next(ull *istart, ull *iend)
 {
-    return next(istart, iend);
+    return ull_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_dynamic_next(ull *istart, ull *iend)
 {
-    return next(istart, iend);
+    return ull_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_guided_next(ull *istart, ull *iend)
 {
-    return next(istart, iend);
+    return ull_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_runtime_next(ull *istart, ull *iend)
 {
-    return next(istart, iend);
+    return ull_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_next(ull *istart, ull *iend)
 {
-    return next(istart, iend);
+    return ull_next(istart, iend);
 }
 
 /* ---- ordered loops ---- */
 
-XOMP_EXPORT bool GOMP_loop_ull_ordered_static_start(bool up, ull start_, ull end, ull incr,
+XOMP_EXPORT bool GOMP_loop_ull_ordered_static_start(bool up, ull start, ull end, ull incr,
                                                     ull chunk, ull *istart, ull *iend)
 {
-    return start(up, start_, end, incr, xomp_sched_make(XOMP_SCHED_STATIC, chunk), true, NULL,
-                 istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_STATIC, chunk), true, NULL,
+                     istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ull_ordered_dynamic_start(bool up, ull start_, ull end, ull incr,
+XOMP_EXPORT bool GOMP_loop_ull_ordered_dynamic_start(bool up, ull start, ull end, ull incr,
                                                      ull chunk, ull *istart, ull *iend)
 {
-    return start(up, start_, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), true, NULL,
-                 istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), true, NULL,
+                     istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ull_ordered_guided_start(bool up, ull start_, ull end, ull incr,
+XOMP_EXPORT bool GOMP_loop_ull_ordered_guided_start(bool up, ull start, ull end, ull incr,
                                                     ull chunk, ull *istart, ull *iend)
 {
-    return start(up, start_, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), true, NULL,
-                 istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), true, NULL,
+                     istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ull_ordered_runtime_start(bool up, ull start_, ull end, ull incr,
+XOMP_EXPORT bool GOMP_loop_ull_ordered_runtime_start(bool up, ull start, ull end, ull incr,
                                                      ull *istart, ull *iend)
 {
-    return start(up, start_, end, incr, xomp_sched_runtime(), true, NULL, istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_runtime(), true, NULL, istart, iend);
 }
 
-XOMP_EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull start_, ull end, ull incr, long sched,
+XOMP_EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull start, ull end, ull incr, long sched,
                                              ull chunk, ull *istart, ull *iend,
                                              uintptr_t *reductions, void **mem)
 {
     no_task_reductions(reductions);
-    return start(up, start_, end, incr, xomp_sched_of_gomp(sched, chunk), true, mem, istart,
-                 iend);
+    return ull_start(up, start, end, incr, xomp_sched_of_gomp(sched, chunk), true, mem, istart,
+                     iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_static_next(ull *istart, ull *iend)
 {
-    return next(istart, iend);
+    return ull_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_dynamic_next(ull *istart, ull *iend)
 {
-    return next(istart, iend);
+    return ull_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_guided_next(ull *istart, ull *iend)
 {
-    return next(istart, iend);
+    return ull_next(istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_runtime_next(ull *istart, ull *iend)
 {
-    return next(istart, iend);
+    return ull_next(istart, iend);
 }
 
 /* ---- doacross loops: iterate over 0 .. counts[0]-1 ---- */
@@ -225,28 +228,28 @@ XOMP_EXPORT bool GOMP_loop_ull_ordered_runtime_next(ull *istart, ull *iend)
 XOMP_EXPORT bool GOMP_loop_ull_doacross_static_start(unsigned ncounts, ull *counts, ull chunk,
                                                      ull *istart, ull *iend)
 {
-    return doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_STATIC, chunk), NULL,
-                          istart, iend);
+    return ull_doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_STATIC, chunk), NULL,
+                              istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_doacross_dynamic_start(unsigned ncounts, ull *counts, ull chunk,
                                                       ull *istart, ull *iend)
 {
-    return doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), NULL,
-                          istart, iend);
+    return ull_doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), NULL,
+                              istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_doacross_guided_start(unsigned ncounts, ull *counts, ull chunk,
                                                      ull *istart, ull *iend)
 {
-    return doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), NULL,
-                          istart, iend);
+    return ull_doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), NULL,
+                              istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, ull *counts, ull *istart,
                                                       ull *iend)
 {
-    return doacross_start(ncounts, counts, xomp_sched_runtime(), NULL, istart, iend);
+    return ull_doacross_start(ncounts, counts, xomp_sched_runtime(), NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, ull *counts, long sched,
@@ -254,5 +257,5 @@ XOMP_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, ull *counts, lon
                                               uintptr_t *reductions, void **mem)
 {
     no_task_reductions(reductions);
-    return doacross_start(ncounts, counts, xomp_sched_of_gomp(sched, chunk), mem, istart, iend);
+    return ull_doacross_start(ncounts, counts, xomp_sched_of_gomp(sched, chunk), mem, istart, iend);
 }

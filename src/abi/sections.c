@@ -16,18 +16,14 @@ static void sections_loop(struct xomp_loop *l, unsigned count)
     xomp_loop_of_long(l, 1, (long)count + 1, 1);
 }
 
-static unsigned section_or_zero(bool got, uint64_t section)
-{
-    return got ? (unsigned)section : 0;
-}
 
 static unsigned sections_start(unsigned count, void **mem)
 {
     struct xomp_loop l;
     sections_loop(&l, count);
     struct xomp_loop_args a = {.loop = &l, .sched = one_at_a_time, .mem = mem};
-    uint64_t s = 0, e;
-    return section_or_zero(xomp_loop_start(&a, &s, &e), s);
+    uint64_t s, e;
+    return xomp_loop_start(&a, &s, &e) ? (unsigned)s : 0;
 }
 
 static void parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
@@ -52,8 +48,8 @@ XOMP_EXPORT unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions,
 
 XOMP_EXPORT unsigned GOMP_sections_next(void)
 {
-    uint64_t s = 0, e;
-    return section_or_zero(xomp_loop_next(&s, &e), s);
+    uint64_t s, e;
+    return xomp_loop_next(&s, &e) ? (unsigned)s : 0;
 }
 
 XOMP_EXPORT void GOMP_parallel_sections_start(void (*fn)(void *), void *data,

@@ -4,6 +4,7 @@
 
 #include "../runtime/log.h"
 #include "../runtime/thread.h"
+#include "../task/spawn_fast.h"
 #include "../task/task_core.h"
 #include "abi.h"
 
@@ -11,6 +12,10 @@ XOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
                            long arg_size, long arg_align, bool if_clause, unsigned flags,
                            void **depend, int priority, void *detach)
 {
+    struct xomp_thread *thr = xomp_self();
+    if (xomp_task_spawn_fast(thr, fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align, if_clause,
+                             flags))
+        return;
     if (!(flags & GOMP_TASK_FLAG_PRIORITY) || priority < 0)
         priority = 0;
     else if ((unsigned)priority > xomp_cfg.max_task_priority)
@@ -18,24 +23,13 @@ XOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
     if (arg_size < 0 || arg_align < 0 || (arg_align & (arg_align - 1)))
         xomp_fatal("GOMP_task: invalid argument block (size %ld, alignment %ld)", arg_size,
                    arg_align);
-    xomp_task_spawn(xomp_self(), fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align, !if_clause,
-                    flags, priority, depend, (void **)detach);
-}
-
-/* taskwait with depend clauses: wait as for an undeferred task with an
- * empty body and those dependences. */
-static void empty_task(void *data)
-{
-    (void)data;
+    xomp_task_spawn(thr, fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align, !if_clause, flags,
+                    priority, depend, (void **)detach);
 }
 
 XOMP_EXPORT void GOMP_taskwait_depend(void **depend)
 {
-    struct xomp_thread *thr = xomp_self();
-    if (!thr->team)
-        return; /* every task ran undeferred: nothing to wait for */
-    xomp_task_spawn(thr, empty_task, NULL, NULL, 0, 1, true, GOMP_TASK_FLAG_DEPEND, 0, depend,
-                    NULL);
+    xomp_task_wait_depend(xomp_self(), depend);
 }
 
 XOMP_EXPORT void omp_fulfill_event(omp_event_handle_t event)

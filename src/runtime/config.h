@@ -53,6 +53,9 @@ struct xomp_icv {
     int16_t default_device;     /* default-device-var */
     uint16_t part_first;        /* place-partition-var: first place ... */
     uint16_t part_len;          /* ... and number of places */
+    uint32_t team_num;          /* host teams region: this team's number ... */
+    uint32_t num_teams;         /* ... and the team count; 0 outside teams */
+    uintptr_t def_allocator;    /* def-allocator-var (omp_allocator_handle_t) */
 };
 
 /* Settings read from the environment at start-up; read-only afterwards. */
@@ -97,6 +100,14 @@ extern struct xomp_config xomp_cfg;
 /* Parse the environment into xomp_cfg.  Called once from the library
  * constructor; reports every invalid value on stderr. */
 void xomp_config_init(void);
+
+/* For modules that read their own variables: the same parsing and the same
+ * one-line message for a bad value.  xomp_env_uint returns true when the
+ * variable is set and valid; `fallback` describes what is used otherwise. */
+void xomp_env_invalid(const char *name, const char *value, const char *fallback);
+void xomp_env_bool(const char *name, bool *var);
+bool xomp_env_uint(const char *name, unsigned long min, unsigned long max, unsigned long *var,
+                   const char *fallback);
 
 /* "none", "ws" or "rp". */
 const char *xomp_dlb_name(enum xomp_dlb dlb);

@@ -3,6 +3,10 @@
  * and its own XOMP_* settings. */
 #include "config.h"
 #include "../topo/topo.h"
+#include "affinity_format.h"
+#include "allocator.h"
+#include "target.h"
+#include "teams.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -65,11 +69,18 @@ void xomp_display_env(bool verbose)
     fprintf(f, "  OMP_THREAD_LIMIT = '%u'\n",
             icv->thread_limit == INT_MAX ? UINT_MAX : icv->thread_limit);
     fprintf(f, "  OMP_MAX_ACTIVE_LEVELS = '%u'\n", icv->max_active_levels);
+    fprintf(f, "  OMP_NUM_TEAMS = '%d'\n", xomp_nteams());
+    fprintf(f, "  OMP_TEAMS_THREAD_LIMIT = '%d'\n", xomp_teams_thread_limit());
     fprintf(f, "  OMP_CANCELLATION = '%s'\n", bool_word(c->cancellation));
     fprintf(f, "  OMP_DEFAULT_DEVICE = '%d'\n", icv->default_device);
     fprintf(f, "  OMP_MAX_TASK_PRIORITY = '%u'\n", c->max_task_priority);
-    fputs("  OMP_TARGET_OFFLOAD = 'DEFAULT'\n", f);
+    fprintf(f, "  OMP_DISPLAY_AFFINITY = '%s'\n", bool_word(xomp_display_affinity));
+    fprintf(f, "  OMP_AFFINITY_FORMAT = '%s'\n", xomp_affinity_format());
+    const char *allocator = xomp_allocator_name(icv->def_allocator);
+    fprintf(f, "  OMP_ALLOCATOR = '%s'\n", allocator ? allocator : "omp_default_mem_alloc");
+    fprintf(f, "  OMP_TARGET_OFFLOAD = '%s'\n", xomp_target_offload_name());
     if (verbose) {
+        fputs("  GOMP_CPU_AFFINITY = ''\n", f);
         fprintf(f, "  GOMP_STACKSIZE = '%zu'\n", c->stacksize);
         if (c->spin_ns == UINT64_MAX)
             fputs("  GOMP_SPINCOUNT = 'INFINITE'\n", f);

@@ -234,6 +234,7 @@ void xomp_doacross_wait(const uint64_t *iter)
         return;
     }
     uint64_t unit = unit_of(d, iter[0]);
-    struct sink s = {d, d->progress + unit * d->stride, iter, d->linear ? linear_position(d, iter) : 0};
+    struct sink s = {d, d->progress + unit * d->stride, iter,
+                     d->linear ? linear_position(d, iter) : 0};
     xomp_ws_wait(thr, &thr->worker->loop, &d->sleepers, unit, reached, &s);
 }

@@ -190,11 +190,12 @@ static void env_schedule(void)
     if (!v)
         return;
     const char *s = skip_space(v);
-    int monotonic = 0;
+    int monotonic = -1; /* no modifier: static is monotonic (libgomp) */
     if (!strncasecmp(s, "monotonic:", 10)) {
         monotonic = 1;
         s += 10;
     } else if (!strncasecmp(s, "nonmonotonic:", 13)) {
+        monotonic = 0;
         s += 13;
     }
     s = skip_space(s);
@@ -228,6 +229,8 @@ static void env_schedule(void)
     } else if (*s) {
         goto bad;
     }
+    if (monotonic < 0)
+        monotonic = kind == XOMP_SCHED_STATIC;
     xomp_cfg.icv.run_sched_kind = kind | (monotonic ? XOMP_SCHED_MONOTONIC : 0);
     xomp_cfg.icv.run_sched_chunk = (int32_t)chunk;
     return;
@@ -521,6 +524,22 @@ void xomp_config_init(void)
         c->spin_ns = c->spin_ns_oversubscribed = 0;
 
     env_xomp();
+}
+
+void xomp_env_invalid(const char *name, const char *value, const char *fallback)
+{
+    invalid(name, value, fallback);
+}
+
+void xomp_env_bool(const char *name, bool *var)
+{
+    env_bool(name, var);
+}
+
+bool xomp_env_uint(const char *name, unsigned long min, unsigned long max, unsigned long *var,
+                   const char *fallback)
+{
+    return env_uint(name, min, max, var, fallback);
 }
 
 const char *xomp_dlb_name(enum xomp_dlb dlb)

@@ -35,5 +35,6 @@ void xomp_fatal(const char *fmt, ...)
     va_start(ap, fmt);
     emit(fmt, ap);
     va_end(ap);
-    abort();
+    /* As libgomp's fatal errors: exit status 1. */
+    exit(EXIT_FAILURE);
 }

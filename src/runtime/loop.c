@@ -30,7 +30,7 @@
 #define TRIP_DONE UINT64_MAX
 
 /* GOMP_loop_start's `sched` argument: the kind, maybe with this flag. */
-#define GOMP_SCHED_MONOTONIC 0x80000000L
+#define GOMP_SCHED_MONOTONIC 0x80000000UL
 #define GOMP_SCHED_RUNTIME 0
 
 /* ---- iteration spaces ---- */
@@ -40,10 +40,21 @@ static uint64_t div_round_up(uint64_t span, uint64_t step)
     return span / step + (span % step != 0);
 }
 
+/* Bad arguments are reported once per process, not once per member and
+ * loop. */
+static _Atomic bool warned_zero_step, warned_schedule;
+
+static bool first_warning(_Atomic bool *warned)
+{
+    /* relaxed: only decides who prints. */
+    return !atomic_exchange_explicit(warned, true, memory_order_relaxed);
+}
+
 static void warn_zero_step(uint64_t start, uint64_t end)
 {
-    xomp_warn("worksharing loop from %#llx to %#llx with a zero step: no iterations run",
-              (unsigned long long)start, (unsigned long long)end);
+    if (first_warning(&warned_zero_step))
+        xomp_warn("worksharing loop from %#llx to %#llx with a zero step: no iterations run",
+                  (unsigned long long)start, (unsigned long long)end);
 }
 
 void xomp_loop_of_long(struct xomp_loop *l, long start, long end, long incr)
@@ -105,7 +116,8 @@ struct xomp_sched xomp_sched_runtime(void)
 
 struct xomp_sched xomp_sched_of_gomp(long sched, uint64_t chunk)
 {
-    long kind = sched & ~GOMP_SCHED_MONOTONIC;
+    /* The low 31 bits: the flag may come sign-extended or not. */
+    long kind = (long)((unsigned long)sched & ~GOMP_SCHED_MONOTONIC & 0xffffffffUL);
     switch (kind) {
     case XOMP_SCHED_STATIC:
     case XOMP_SCHED_DYNAMIC:
@@ -115,7 +127,9 @@ struct xomp_sched xomp_sched_of_gomp(long sched, uint64_t chunk)
     case XOMP_SCHED_AUTO: /* runtime with the nonmonotonic modifier */
         return xomp_sched_runtime();
     default:
-        xomp_warn("worksharing loop with unknown schedule %#lx; using static", (unsigned long)sched);
+        if (first_warning(&warned_schedule))
+            xomp_warn("worksharing loop with unknown schedule %#lx; using static",
+                      (unsigned long)sched);
         return xomp_sched_make(XOMP_SCHED_STATIC, 0);
     }
 }

@@ -101,6 +101,10 @@ void xomp_ordered_end(void);
 
 /* ---- ordered(n): doacross (doacross.c) ---- */
 
+/* More dimensions than any real loop nest has; a bad count beyond this is
+ * refused with a message rather than sized on the stack. */
+#define XOMP_DOACROSS_MAX_DIMS 1024
+
 /* Dimensions of the calling member's doacross loop; 0 when it is in none
  * that needs synchronization (then post and wait are only flushes). */
 unsigned xomp_doacross_dims(void);

@@ -11,6 +11,7 @@
 #include "../sched/dlb.h"
 #include "../sched/xqueue.h"
 #include "depend.h"
+#include "spawn_fast.h"
 #include "task_alloc.h"
 
 #include <stdlib.h>
@@ -109,18 +110,22 @@ static void task_complete(struct xomp_thread *thr, struct xomp_task *t)
     if (flags & XOMP_TASK_UNDEFERRED)
         return; /* not a counted child: it completed before its parent went on */
     task_notify(thr, parent, tg);
-    if (team->barrier_kind == XOMP_BARRIER_CENTRAL) {
+    if (flags & XOMP_TASK_DETACH) {
+        /* May complete on any thread (omp_fulfill_event), long after every
+         * member went idle in a barrier: count it in a team atomic, and
+         * wake member 0, which can decide the barrier (its thread pointer
+         * is read first: after the count the team may move on; thread
+         * states are never freed). */
+        struct xomp_thread *root = team->workers[0].thread;
+        if (team->barrier_kind == XOMP_BARRIER_CENTRAL)
+            atomic_fetch_sub_explicit(&team->bar.central_pending, 1, memory_order_seq_cst);
+        else
+            atomic_fetch_add_explicit(&team->bar.detached_finished, 1, memory_order_seq_cst);
+        xomp_wake_after_sc_rmw(&root->waker);
+    } else if (team->barrier_kind == XOMP_BARRIER_CENTRAL) {
         /* release: the barrier's acquire load of pending sees this task's
          * effects. */
         atomic_fetch_sub_explicit(&team->bar.central_pending, 1, memory_order_release);
-    } else if (flags & XOMP_TASK_DETACH) {
-        /* May complete on any thread (omp_fulfill_event): counted in the
-         * team's atomic instead of a member's private counter.  The root
-         * may sleep in a barrier waiting for exactly this: wake it (the
-         * thread pointer is read first; thread states are never freed). */
-        struct xomp_thread *root = team->workers[0].thread;
-        atomic_fetch_add_explicit(&team->bar.detached_finished, 1, memory_order_seq_cst);
-        xomp_wake_after_sc_rmw(&root->waker);
     } else {
         thr->worker->finished++; /* thread-private; published by the barrier gather */
     }
@@ -138,14 +143,11 @@ static bool task_cancelled(const struct xomp_task *t)
 /* Run a task's body on this thread, then complete it (or, for a
  * detachable task whose event is not fulfilled yet, leave that to
  * omp_fulfill_event). */
-static void task_execute(struct xomp_thread *thr, struct xomp_task *t)
+static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
 {
     struct xomp_task *prev = thr->task;
     thr->stats.tasks_run++;
-    if (thr->worker && t->creator == thr->worker->id)
-        thr->stats.run_self++;
-    else
-        thr->stats.run_other++;
+    thr->stats.run_self += thr->worker && t->creator == thr->worker->id;
     t->owner = thr;
     thr->task = t;
     thr->depth++;
@@ -159,6 +161,36 @@ static void task_execute(struct xomp_thread *thr, struct xomp_task *t)
         atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_acq_rel) != 1)
         return;
     task_complete(thr, t);
+}
+
+/* The common case: no dependences, no detach, no cancellation. */
+static inline void task_execute(struct xomp_thread *thr, struct xomp_task *t)
+{
+    if (__builtin_expect((t->flags & XOMP_TASK_DETACH) || t->ndeps || xomp_cfg.cancellation, 0)) {
+        task_execute_general(thr, t);
+        return;
+    }
+    struct xomp_task *prev = thr->task;
+    struct xomp_worker *w = thr->worker;
+    thr->stats.tasks_run++;
+    thr->stats.run_self += t->creator == w->id;
+    t->owner = thr;
+    thr->task = t;
+    thr->depth++;
+    t->fn(t->data);
+    thr->depth--;
+    thr->task = prev;
+
+    struct xomp_task *parent = t->parent;
+    struct xomp_taskgroup *tg = t->taskgroup;
+    task_release_self(thr, t);
+    task_notify(thr, parent, tg);
+    if (__builtin_expect(w->team->barrier_kind == XOMP_BARRIER_CENTRAL, 0))
+        /* release: the barrier's acquire load of pending sees this task's
+         * effects. */
+        atomic_fetch_sub_explicit(&w->team->bar.central_pending, 1, memory_order_release);
+    else
+        w->finished++; /* thread-private; published by the barrier gather */
 }
 
 /* ---- scheduling ---- */
@@ -203,7 +235,7 @@ static bool task_place(struct xomp_thread *thr, struct xomp_task *t)
     return true;
 }
 
-static void task_submit(struct xomp_thread *thr, struct xomp_task *t)
+void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t)
 {
     if (task_place(thr, t))
         return;
@@ -427,75 +459,6 @@ void xomp_taskgroup_cancel(struct xomp_task *t)
 
 /* ---- creation ---- */
 
-/* Copy an argument block.  GCC's blocks are usually 8-32 bytes: copy
- * those with a few loads and stores instead of a call. */
-static inline void copy_args(void *dst, const void *src, size_t n)
-{
-    char *d = dst;
-    const char *s = src;
-    if (n > 32) {
-        memcpy(d, s, n);
-    } else if (n > 16) {
-        uint64_t a[2], b[2];
-        memcpy(a, s, 16);
-        memcpy(b, s + n - 16, 16);
-        memcpy(d, a, 16);
-        memcpy(d + n - 16, b, 16);
-    } else if (n >= 8) {
-        uint64_t a, b;
-        memcpy(&a, s, 8);
-        memcpy(&b, s + n - 8, 8);
-        memcpy(d, &a, 8);
-        memcpy(d + n - 8, &b, 8);
-    } else {
-        for (size_t i = 0; i < n; i++)
-            d[i] = s[i];
-    }
-}
-
-/* Fill in a task's header (the block and its arguments are ready). */
-static inline void task_init(struct xomp_task *t, struct xomp_thread *thr,
-                             struct xomp_task *parent, void (*fn)(void *), void *args,
-                             unsigned flags, int priority)
-{
-    t->fn = fn;
-    t->data = args;
-    t->parent = parent;
-    t->taskgroup = parent->taskgroup;
-    t->team = thr->team;
-    atomic_init(&t->child_state, 0);
-    t->created_children = 0;
-    t->local_done = 0;
-    t->icv = parent->icv;
-    t->flags |= ((flags & GOMP_TASK_FLAG_FINAL) || (parent->flags & XOMP_TASK_FINAL)
-                     ? XOMP_TASK_FINAL
-                     : 0) |
-                ((flags & GOMP_TASK_FLAG_UNTIED) ? XOMP_TASK_UNTIED : 0);
-    t->priority = priority;
-    t->dep_recs = NULL;
-    t->dep_table = NULL;
-    t->ndeps = 0;
-}
-
-/* Count a deferred task as a child of its parent, in its taskgroup and for
- * the barrier. */
-static inline void task_count_child(struct xomp_thread *thr, struct xomp_task *parent,
-                                    struct xomp_task *t)
-{
-    struct xomp_team *team = thr->team;
-    parent->created_children++;
-    thr->stats.tasks_created++;
-    if (t->taskgroup)
-        /* relaxed: the decrement happens after the task was scheduled,
-         * i.e. after this increment in happens-before, hence in
-         * modification order. */
-        atomic_fetch_add_explicit(&t->taskgroup->pending, 1, memory_order_relaxed);
-    if (team->barrier_kind == XOMP_BARRIER_CENTRAL)
-        atomic_fetch_add_explicit(&team->bar.central_pending, 1, memory_order_relaxed);
-    else
-        thr->worker->spawned++; /* thread-private; published by the barrier gather */
-}
-
 static bool npred_zero(void *arg)
 {
     struct xomp_task *t = arg;
@@ -529,7 +492,7 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
     } else {
         t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
     }
-    task_init(t, thr, parent, fn, args, flags, priority);
+    xomp_task_init(t, thr->team, parent, fn, args, flags, priority);
     t->creator = (uint16_t)thr->team_id;
     if (flags & GOMP_TASK_FLAG_DETACH) {
         /* The event handle is the task; GCC also expects it at the start of
@@ -572,13 +535,13 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         return;
     }
 
-    task_count_child(thr, parent, t);
+    xomp_task_count_child(thr, parent, t);
     if (has_deps) {
         xomp_dep_register(thr, parent, t, depend);
         if (!xomp_dep_release_guard(t))
             return; /* its last predecessor will schedule it */
     }
-    task_submit(thr, t);
+    xomp_task_submit(thr, t);
 }
 
 void xomp_task_spawn_fixed(struct xomp_thread *thr, void (*fn)(void *), void *data,
@@ -623,11 +586,24 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
     xomp_dlb_poll(team, me);
     struct xomp_task *t = xomp_task_alloc_small(&thr->cache);
     void *args = (char *)t + XOMP_TASK_ARGS_OFFSET;
-    copy_args(args, data, arg_size);
-    task_init(t, thr, parent, fn, args, flags, priority);
+    xomp_copy_args(args, data, arg_size);
+    xomp_task_init(t, thr->team, parent, fn, args, flags, priority);
     t->creator = (uint16_t)me->id;
-    task_count_child(thr, parent, t);
-    task_submit(thr, t);
+    xomp_task_count_child(thr, parent, t);
+    xomp_task_submit(thr, t);
+}
+
+static void empty_task(void *data)
+{
+    (void)data;
+}
+
+void xomp_task_wait_depend(struct xomp_thread *thr, void **depend)
+{
+    if (!thr->team)
+        return; /* every task ran undeferred: nothing to wait for */
+    xomp_task_spawn(thr, empty_task, NULL, NULL, 0, 1, true, GOMP_TASK_FLAG_DEPEND, 0, depend,
+                    NULL);
 }
 
 void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t)

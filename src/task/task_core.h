@@ -49,11 +49,18 @@ void xomp_task_spawn_fixed(struct xomp_thread *thr, void (*fn)(void *), void *da
 /* Run one queued task of the calling team member, if any. */
 bool xomp_task_run_one(struct xomp_thread *thr);
 
+/* Place a new counted task (or run it at once when its ring is full). */
+void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t);
+
 /* Does the calling member have a task it could run? */
 bool xomp_task_has_work(struct xomp_thread *thr);
 
 /* A task's dependences are met: schedule it (depend.c). */
 void xomp_task_ready(struct xomp_thread *thr, struct xomp_task *t);
+
+/* taskwait depend(...): wait, as for an undeferred task with an empty body
+ * and these dependences, for exactly the sibling tasks they name. */
+void xomp_task_wait_depend(struct xomp_thread *thr, void **depend);
 
 /* omp_fulfill_event. */
 void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t);

@@ -1,0 +1,192 @@
+#!/bin/bash
+# Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0
+#
+# OMP_DISPLAY_ENV on xomp (LD_LIBRARY_PATH=BUILD_DIR/lib): with =true the
+# program prints one block from "OPENMP DISPLAY ENVIRONMENT BEGIN" to
+# "... END" holding the xomp banner and a "NAME = 'value'" line for every
+# OMP_* setting and xomp's XOMP_QUEUE_SIZE, XOMP_PLACEMENT, XOMP_BARRIER,
+# whose values reflect the environment given; =verbose adds GOMP_SPINCOUNT;
+# =false prints nothing.  The program itself still runs correctly and no
+# "xomp: " warning appears.  Usage: display_env.sh BUILD_DIR
+set -u
+
+build=${1:?usage: display_env.sh BUILD_DIR}
+lib=$build/lib
+if [ ! -e "$lib/libgomp.so.1" ]; then
+    echo "FAIL: $lib/libgomp.so.1 not found (build xomp first)"
+    exit 1
+fi
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+cat >"$tmp/prog.c" <<'PROG'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <omp.h>
+#include <stdio.h>
+
+int main(void)
+{
+    if (!dlsym(RTLD_DEFAULT, "xomp_version")) {
+        printf("not running on xomp\n");
+        return 3;
+    }
+    int threads = 0, count = 0;
+#pragma omp parallel shared(threads) reduction(+ : count)
+    {
+        count++;
+#pragma omp master
+        threads = omp_get_num_threads();
+    }
+    printf("threads=%d %s\n", threads, count == threads ? "ok" : "WRONG");
+    return count == threads ? 0 : 1;
+}
+PROG
+cflags="-fopenmp -O1"
+if [ -n "${XOMP_SANITIZE:-}" ]; then
+    cflags="$cflags -fsanitize=$XOMP_SANITIZE"
+fi
+if ! ${CC:-gcc} $cflags "$tmp/prog.c" -o "$tmp/prog" -ldl; then
+    echo "FAIL: cannot build the test program with ${CC:-gcc} $cflags"
+    exit 1
+fi
+
+fail=0
+bad() {
+    echo "FAIL: $*"
+    fail=1
+}
+
+# run VAR=value...: run the program with exactly these OpenMP-related
+# variables (the caller's OMP_*, GOMP_*, XOMP_* are removed); the block goes
+# to $tmp/block.
+run() {
+    local unset_args=()
+    local v
+    for v in $(env | sed -n 's/^\(\(OMP\|GOMP\|XOMP\)_[A-Za-z0-9_]*\)=.*/\1/p'); do
+        unset_args+=(-u "$v")
+    done
+    env "${unset_args[@]}" LD_LIBRARY_PATH="$lib" "$@" "$tmp/prog" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ $rc -ne 0 ] || ! grep -q ' ok$' "$tmp/out"; then
+        bad "$*: the program failed (exit $rc): $(cat "$tmp/out")"
+    fi
+    if grep -q '^xomp: ' "$tmp/err"; then
+        bad "$*: unexpected warning: $(grep '^xomp: ' "$tmp/err")"
+    fi
+    sed -n '/OPENMP DISPLAY ENVIRONMENT BEGIN/,/OPENMP DISPLAY ENVIRONMENT END/p' "$tmp/err" \
+        >"$tmp/block"
+}
+
+# check_block WHAT: one well-formed block with the banner.
+check_block() {
+    local begins ends
+    begins=$(grep -c 'OPENMP DISPLAY ENVIRONMENT BEGIN' "$tmp/err")
+    ends=$(grep -c 'OPENMP DISPLAY ENVIRONMENT END' "$tmp/err")
+    if [ "$begins" -ne 1 ] || [ "$ends" -ne 1 ]; then
+        bad "$1: $begins BEGIN and $ends END lines, expected one block"
+        sed 's/^/  stderr: /' "$tmp/err"
+        return 1
+    fi
+    if ! sed '1d;$d' "$tmp/block" | grep -qi 'xomp'; then
+        bad "$1: no xomp banner line in the block"
+    fi
+    return 0
+}
+
+# expect NAME VALUE...: the block has exactly one NAME line whose value is
+# one of VALUE... (compared without regard to case); VALUE '*' accepts any.
+expect() {
+    local name=$1
+    shift
+    local lines got want
+    lines=$(grep -c "^ *$name = '" "$tmp/block")
+    if [ "$lines" -ne 1 ]; then
+        bad "$name: $lines lines in the block, expected 1"
+        return
+    fi
+    got=$(sed -n "s/^ *$name = '\(.*\)'[[:space:]]*\$/\1/p" "$tmp/block")
+    for want in "$@"; do
+        if [ "$want" = '*' ] || [ "${got,,}" = "${want,,}" ]; then
+            echo "ok   $name = '$got'"
+            return
+        fi
+    done
+    bad "$name = '$got', expected one of: $*"
+}
+
+absent() {
+    if grep -q "^ *$1 = " "$tmp/block"; then
+        bad "$1 shown, but it should only be shown with OMP_DISPLAY_ENV=verbose"
+    else
+        echo "ok   $1 not shown"
+    fi
+}
+
+echo "== OMP_DISPLAY_ENV=true with settings"
+run OMP_DISPLAY_ENV=true OMP_NUM_THREADS=3,2 OMP_DYNAMIC=true OMP_SCHEDULE=guided,7 \
+    OMP_PROC_BIND=close OMP_STACKSIZE=4M OMP_WAIT_POLICY=active OMP_THREAD_LIMIT=7 \
+    OMP_MAX_ACTIVE_LEVELS=3 OMP_CANCELLATION=true OMP_MAX_TASK_PRIORITY=4 \
+    XOMP_QUEUE_SIZE=64 XOMP_PLACEMENT=local XOMP_BARRIER=central
+if check_block "OMP_DISPLAY_ENV=true"; then
+    expect OMP_NUM_THREADS 3,2
+    expect OMP_DYNAMIC TRUE
+    expect OMP_SCHEDULE GUIDED,7
+    expect OMP_PROC_BIND CLOSE
+    expect OMP_PLACES '*'
+    expect OMP_STACKSIZE 4194304 4096K 4M
+    expect OMP_WAIT_POLICY ACTIVE
+    expect OMP_THREAD_LIMIT 7
+    expect OMP_MAX_ACTIVE_LEVELS 3
+    expect OMP_CANCELLATION TRUE
+    expect OMP_MAX_TASK_PRIORITY 4
+    expect XOMP_QUEUE_SIZE 64
+    expect XOMP_PLACEMENT local
+    expect XOMP_BARRIER central
+    absent GOMP_SPINCOUNT
+fi
+
+echo "== OMP_DISPLAY_ENV=true, defaults"
+ncpus=$(nproc)
+run OMP_DISPLAY_ENV=true
+if check_block "OMP_DISPLAY_ENV=true (defaults)"; then
+    expect OMP_NUM_THREADS "$ncpus"
+    expect OMP_DYNAMIC FALSE
+    expect OMP_SCHEDULE '*'
+    expect OMP_PROC_BIND '*'
+    expect OMP_PLACES '*'
+    expect OMP_STACKSIZE '*'
+    expect OMP_WAIT_POLICY '*'
+    expect OMP_THREAD_LIMIT '*'
+    expect OMP_MAX_ACTIVE_LEVELS '*'
+    expect OMP_CANCELLATION FALSE
+    expect OMP_MAX_TASK_PRIORITY 0
+    expect XOMP_QUEUE_SIZE '*'
+    expect XOMP_PLACEMENT '*'
+    expect XOMP_BARRIER '*'
+    absent GOMP_SPINCOUNT
+fi
+
+echo "== OMP_DISPLAY_ENV=verbose"
+run OMP_DISPLAY_ENV=verbose OMP_NUM_THREADS=2 XOMP_PLACEMENT=local
+if check_block "OMP_DISPLAY_ENV=verbose"; then
+    expect OMP_NUM_THREADS 2
+    expect XOMP_PLACEMENT local
+    expect OMP_MAX_ACTIVE_LEVELS '*'
+    expect GOMP_SPINCOUNT '*'
+fi
+
+echo "== OMP_DISPLAY_ENV=false"
+run OMP_DISPLAY_ENV=false OMP_NUM_THREADS=2
+if grep -q 'OPENMP DISPLAY ENVIRONMENT' "$tmp/err"; then
+    bad "OMP_DISPLAY_ENV=false printed a block"
+else
+    echo "ok   no block"
+fi
+
+if [ $fail -ne 0 ]; then
+    echo "FAIL: some OMP_DISPLAY_ENV checks failed"
+    exit 1
+fi
+echo "all OMP_DISPLAY_ENV checks passed"

@@ -1,0 +1,147 @@
+#!/bin/bash
+# Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0
+#
+# Invalid environment values never stop a program: for each bad VAR=value
+# below, a small OpenMP program (parallel region, tasks, single) run on
+# xomp (LD_LIBRARY_PATH=BUILD_DIR/lib) must still exit 0 with the right
+# result, and its stderr must hold exactly one line starting with "xomp: "
+# that names the variable and the bad value (quoted, or as VAR=value).  Valid values must produce no
+# "xomp: " line at all.  Usage: env_invalid.sh BUILD_DIR
+set -u
+
+build=${1:?usage: env_invalid.sh BUILD_DIR}
+lib=$build/lib
+if [ ! -e "$lib/libgomp.so.1" ]; then
+    echo "FAIL: $lib/libgomp.so.1 not found (build xomp first)"
+    exit 1
+fi
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+cat >"$tmp/prog.c" <<'PROG'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <omp.h>
+#include <stdio.h>
+
+static long fib(int n)
+{
+    if (n < 2)
+        return n;
+    long x, y;
+#pragma omp task shared(x)
+    x = fib(n - 1);
+#pragma omp task shared(y)
+    y = fib(n - 2);
+#pragma omp taskwait
+    return x + y;
+}
+
+int main(void)
+{
+    if (!dlsym(RTLD_DEFAULT, "xomp_version")) {
+        printf("not running on xomp\n");
+        return 3;
+    }
+    long sum = 0, f = -1;
+    int threads = 0;
+#pragma omp parallel reduction(+ : sum) shared(threads, f)
+    {
+        sum += omp_get_thread_num() + 1;
+#pragma omp single
+        {
+            threads = omp_get_num_threads();
+            f = fib(15);
+        }
+    }
+    int ok = sum == (long)threads * (threads + 1) / 2 && f == 610;
+    printf("threads=%d sum=%ld fib15=%ld %s\n", threads, sum, f, ok ? "ok" : "WRONG");
+    return ok ? 0 : 1;
+}
+PROG
+cflags="-fopenmp -O1"
+if [ -n "${XOMP_SANITIZE:-}" ]; then
+    cflags="$cflags -fsanitize=$XOMP_SANITIZE"
+fi
+if ! ${CC:-gcc} $cflags "$tmp/prog.c" -o "$tmp/prog" -ldl; then
+    echo "FAIL: cannot build the test program with ${CC:-gcc} $cflags"
+    exit 1
+fi
+
+# Run the program with exactly the given OpenMP-related variables: any
+# OMP_*, GOMP_* or XOMP_* from the caller's environment is removed.
+run() {
+    local unset_args=()
+    local v
+    for v in $(env | sed -n 's/^\(\(OMP\|GOMP\|XOMP\)_[A-Za-z0-9_]*\)=.*/\1/p'); do
+        unset_args+=(-u "$v")
+    done
+    env "${unset_args[@]}" LD_LIBRARY_PATH="$lib" "$@" "$tmp/prog" >"$tmp/out" 2>"$tmp/err"
+}
+
+fail=0
+bad() {
+    echo "FAIL: $*"
+    echo "  stdout: $(cat "$tmp/out")"
+    sed 's/^/  stderr: /' "$tmp/err"
+    fail=1
+}
+
+invalid="OMP_NUM_THREADS=abc OMP_NUM_THREADS=0 OMP_NUM_THREADS=-2 OMP_DYNAMIC=maybe
+OMP_STACKSIZE=12Q OMP_WAIT_POLICY=sometimes OMP_PROC_BIND=sideways OMP_SCHEDULE=bogus
+OMP_MAX_ACTIVE_LEVELS=-1 OMP_THREAD_LIMIT=0 OMP_MAX_TASK_PRIORITY=-3 OMP_CANCELLATION=2
+GOMP_SPINCOUNT=zz OMP_DISPLAY_ENV=loud XOMP_QUEUE_SIZE=0 XOMP_PLACEMENT=nowhere
+XOMP_BARRIER=wall XOMP_MAX_DEPTH=-5 XOMP_SPIN_US=x"
+
+for setting in $invalid; do
+    name=${setting%%=*}
+    value=${setting#*=}
+    extra=()
+    [ "$name" != OMP_NUM_THREADS ] && extra=(OMP_NUM_THREADS=2)
+    run "${extra[@]}" "$setting"
+    rc=$?
+    lines=$(grep -c '^xomp: ' "$tmp/err")
+    line=$(grep '^xomp: ' "$tmp/err" | head -n 1)
+    if [ $rc -ne 0 ] || ! grep -q ' ok$' "$tmp/out"; then
+        bad "$setting: the program failed (exit $rc)"
+    elif [ "$lines" -ne 1 ]; then
+        bad "$setting: $lines 'xomp: ' lines on stderr, expected exactly 1"
+    elif [[ "$line" != *"$name"* ]] ||
+        { [[ "$line" != *"'$value'"* ]] && [[ "$line" != *"\"$value\""* ]] &&
+          [[ "$line" != *"$name=$value"* ]]; }; then
+        bad "$setting: the warning does not name the variable and the value: $line"
+    else
+        echo "ok   $setting -> $line"
+    fi
+done
+
+valid="OMP_NUM_THREADS=3 OMP_NUM_THREADS=3,2 OMP_DYNAMIC=false OMP_SCHEDULE=dynamic,4
+OMP_STACKSIZE=4M OMP_WAIT_POLICY=passive OMP_MAX_ACTIVE_LEVELS=2 OMP_THREAD_LIMIT=8
+OMP_MAX_TASK_PRIORITY=5 OMP_CANCELLATION=false GOMP_SPINCOUNT=10k XOMP_QUEUE_SIZE=64
+XOMP_PLACEMENT=local XOMP_BARRIER=central XOMP_MAX_DEPTH=64 XOMP_SPIN_US=10"
+
+for setting in $valid; do
+    name=${setting%%=*}
+    extra=()
+    [ "$name" != OMP_NUM_THREADS ] && extra=(OMP_NUM_THREADS=2)
+    run "${extra[@]}" "$setting"
+    rc=$?
+    want_threads=2
+    [ "$name" = OMP_NUM_THREADS ] && want_threads=3
+    if [ $rc -ne 0 ] || ! grep -q ' ok$' "$tmp/out"; then
+        bad "$setting (valid): the program failed (exit $rc)"
+    elif grep -q '^xomp: ' "$tmp/err"; then
+        bad "$setting (valid): unexpected 'xomp: ' line on stderr"
+    elif ! grep -q "^threads=$want_threads " "$tmp/out"; then
+        bad "$setting (valid): expected a team of $want_threads threads"
+    else
+        echo "ok   $setting (valid) -> no warning, $(cat "$tmp/out")"
+    fi
+done
+
+if [ $fail -ne 0 ]; then
+    echo "FAIL: some environment checks failed"
+    exit 1
+fi
+echo "all environment checks passed"
