@@ -13,7 +13,6 @@
     X(tasks_created, "deferred tasks created")                                          \
     X(tasks_run, "deferred tasks run")                                                  \
     X(run_self, "run by the thread that created them")                                  \
-    X(pushed_own, "placed on the creator's own deque")                                  \
     X(pushed_other, "pushed into another thread's ring (static push)")                   \
     X(immediate, "run at once because the target ring was full")                        \
     X(undeferred, "undeferred (if(0), final, depth bound, no team)")                    \

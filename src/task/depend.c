@@ -342,6 +342,7 @@ void xomp_dep_register(struct xomp_thread *thr, struct xomp_task *parent, struct
             }
         t->ndeps = made;
     }
+    t->flags |= XOMP_TASK_HAS_DEPS;
     if (items != stack_items)
         free(items);
 }

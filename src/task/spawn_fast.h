@@ -17,29 +17,41 @@
 
 #include <string.h>
 
-/* Copy an argument block.  GCC's blocks are usually 8-32 bytes: copy
- * those with a few loads and stores instead of a call. */
+/* Copy an argument block.  The caller has just written it field by field
+ * (GCC stores each firstprivate and shared pointer into a stack struct),
+ * so a wide load that spans two of those stores, or a store and padding,
+ * cannot take its data from the store buffer and stalls until they reach
+ * the cache (~15 cycles on x86).  Copying 4 bytes at a time matches the
+ * usual field sizes (int, pointers, doubles are multiples of 4), so every
+ * load forwards from one store. */
 static inline void xomp_copy_args(void *dst, const void *src, size_t n)
 {
-    char *d = dst;
-    const char *s = src;
-    if (n > 32) {
-        memcpy(d, s, n);
-    } else if (n > 16) {
-        uint64_t a[2], b[2];
-        memcpy(a, s, 16);
-        memcpy(b, s + n - 16, 16);
-        memcpy(d, a, 16);
-        memcpy(d + n - 16, b, 16);
-    } else if (n >= 8) {
-        uint64_t a, b;
-        memcpy(&a, s, 8);
-        memcpy(&b, s + n - 8, 8);
-        memcpy(d, &a, 8);
-        memcpy(d + n - 8, &b, 8);
-    } else {
-        for (size_t i = 0; i < n; i++)
-            d[i] = s[i];
+    uint32_t *d = dst;
+    const uint32_t *s = src;
+    switch (n) {
+    case 8:
+        __builtin_memcpy(d, s, 4);
+        __builtin_memcpy(d + 1, s + 1, 4);
+        return;
+    case 12:
+        for (int i = 0; i < 3; i++)
+            __builtin_memcpy(d + i, s + i, 4);
+        return;
+    case 16:
+        for (int i = 0; i < 4; i++)
+            __builtin_memcpy(d + i, s + i, 4);
+        return;
+    case 24:
+        for (int i = 0; i < 6; i++)
+            __builtin_memcpy(d + i, s + i, 4);
+        return;
+    default:
+        if (n <= 64 && (n & 3) == 0) {
+            for (size_t i = 0; i < n / 4; i++)
+                __builtin_memcpy(d + i, s + i, 4);
+        } else {
+            memcpy(dst, src, n);
+        }
     }
 }
 
@@ -57,14 +69,13 @@ static inline void xomp_task_init(struct xomp_task *t, struct xomp_team *team,
     t->created_children = 0;
     t->local_done = 0;
     t->icv = parent->icv;
-    t->flags |= ((flags & GOMP_TASK_FLAG_FINAL) || (parent->flags & XOMP_TASK_FINAL)
-                     ? XOMP_TASK_FINAL
-                     : 0) |
-                ((flags & GOMP_TASK_FLAG_UNTIED) ? XOMP_TASK_UNTIED : 0);
-    t->priority = priority;
-    t->dep_recs = NULL;
+    t->flags = ((flags & GOMP_TASK_FLAG_FINAL) || (parent->flags & XOMP_TASK_FINAL)
+                    ? XOMP_TASK_FINAL
+                    : 0) |
+               ((flags & GOMP_TASK_FLAG_UNTIED) ? XOMP_TASK_UNTIED : 0);
+    if (priority)
+        t->priority = priority;
     t->dep_table = NULL;
-    t->ndeps = 0;
 }
 
 /* Count a deferred task as a child of its parent, in its taskgroup and for
@@ -111,10 +122,8 @@ static inline bool xomp_task_spawn_fast(struct xomp_thread *thr, void (*fn)(void
     xomp_task_count_child(thr, parent, t);
     /* Own deque, the common case with local placement. */
     if (xomp_cfg.placement == XOMP_PLACEMENT_LOCAL && me->dlb_redirect < 0 &&
-        xomp_self_push(team, me, t)) {
-        thr->stats.pushed_own++;
+        xomp_self_push(team, me, t))
         return true;
-    }
     xomp_task_submit(thr, t);
     return true;
 }

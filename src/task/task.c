@@ -104,7 +104,7 @@ static void task_complete(struct xomp_thread *thr, struct xomp_task *t)
     struct xomp_taskgroup *tg = t->taskgroup;
     struct xomp_team *team = t->team;
     uint32_t flags = t->flags;
-    if (t->ndeps)
+    if (flags & XOMP_TASK_HAS_DEPS)
         xomp_dep_complete(thr, t);
     task_release_self(thr, t);
     if (flags & XOMP_TASK_UNDEFERRED)
@@ -166,7 +166,9 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
 /* The common case: no dependences, no detach, no cancellation. */
 static inline void task_execute(struct xomp_thread *thr, struct xomp_task *t)
 {
-    if (__builtin_expect((t->flags & XOMP_TASK_DETACH) || t->ndeps || xomp_cfg.cancellation, 0)) {
+    if (__builtin_expect((t->flags & (XOMP_TASK_DETACH | XOMP_TASK_HAS_DEPS)) ||
+                             xomp_cfg.cancellation,
+                         0)) {
         task_execute_general(thr, t);
         return;
     }
@@ -213,13 +215,8 @@ static bool task_place(struct xomp_thread *thr, struct xomp_task *t)
     struct xomp_team *team = thr->team;
     struct xomp_worker *me = thr->worker;
     unsigned c = place_task(team, me);
-    if (c == me->id) {
-        if (xomp_self_push(team, me, t)) {
-            thr->stats.pushed_own++;
-            return true;
-        }
-        return false;
-    }
+    if (c == me->id)
+        return xomp_self_push(team, me, t);
     bool pushed = xomp_ring_push(team, me, c, t);
     if (__builtin_expect((int)c == me->dlb_redirect, 0))
         xomp_dlb_redirected(me, !pushed);
@@ -387,6 +384,19 @@ static bool children_done(void *arg)
 void xomp_taskwait(struct xomp_thread *thr)
 {
     struct xomp_task *t = thr->task;
+    /* Fast path: run our own newest tasks (usually the children just
+     * created) straight from the deque while they last. */
+    struct xomp_team *team = thr->team;
+    if (team && thr->depth < xomp_cfg.max_depth) {
+        struct xomp_worker *me = thr->worker;
+        while (!children_done(t) && !me->overflow_head) {
+            xomp_dlb_poll(team, me);
+            struct xomp_task *child = xomp_self_pop(team, me);
+            if (!child)
+                break;
+            task_execute(thr, child);
+        }
+    }
     if (!children_done(t))
         wait_until(thr, children_done, t);
     if (t->dep_table) {

@@ -42,10 +42,10 @@ enum xomp_task_flags {
     XOMP_TASK_FINAL = 1u << 1,    /* final(true): descendants are included */
     XOMP_TASK_UNDEFERRED = 1u << 2, /* runs on the encountering thread's stack now */
     XOMP_TASK_UNTIED = 1u << 3,
-    XOMP_TASK_HEAP = 1u << 4,     /* allocated by malloc, not from a cache */
     XOMP_TASK_DETACH = 1u << 5,   /* completes when its event is fulfilled too */
     XOMP_TASK_WAITED = 1u << 6,   /* undeferred with dependences: its creator
                                      waits for npred == 0 and runs it */
+    XOMP_TASK_HAS_DEPS = 1u << 7, /* dep_recs/ndeps are set (otherwise stale) */
 };
 
 /* Added to child_state (with the number of children created) when the
@@ -78,8 +78,9 @@ struct xomp_task {
     uint16_t creator;      /* team id of the creating worker (statistics) */
     int32_t priority;
     struct xomp_task *next; /* free-list and overflow-list link */
-    /* Dependences (depend.c): this task's records in its parent's table,
-     * and the table of its own children's dependences (NULL if none). */
+    /* Dependences (depend.c): this task's records in its parent's table
+     * (valid with XOMP_TASK_HAS_DEPS), and the table of its own children's
+     * dependences (NULL if none). */
     struct xomp_dep_rec *dep_recs;
     struct xomp_dep_table *dep_table;
     uint32_t ndeps;

@@ -119,8 +119,7 @@ struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size
         t = aligned_alloc(align, (need + align - 1) & ~(align - 1));
         if (!t)
             xomp_fatal("out of memory allocating a task with %zu bytes of arguments", arg_size);
-        t->size_class = XOMP_TASK_CLASSES;
-        t->flags = XOMP_TASK_HEAP;
+        t->size_class = XOMP_TASK_CLASSES; /* malloc'ed: freed with free() */
     } else {
         if (__builtin_expect(!cache->free[cls], 0))
             cache_refill(cache, cls);
@@ -128,7 +127,6 @@ struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size
         cache->free[cls] = t->next;
         cache->count[cls]--;
         t->size_class = (uint16_t)cls;
-        t->flags = 0;
     }
     *args = (char *)t + offset;
     return t;
