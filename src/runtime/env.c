@@ -467,7 +467,7 @@ void xomp_config_init(void)
     c->spin_ns = 200 * 1000;                /* 200 us, see docs/tuning */
     c->spin_ns_oversubscribed = 5 * 1000;   /* threads outnumber CPUs: sleep soon */
     c->queue_size = 256;
-    c->placement = XOMP_PLACEMENT_RR;
+    c->placement = XOMP_PLACEMENT_LOCAL; /* measured faster: docs/benchmarks.md */
     c->barrier = XOMP_BARRIER_TREE;
     c->barrier_arity = 2;
     c->max_depth = 256;

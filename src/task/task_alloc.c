@@ -74,6 +74,7 @@ static void cache_refill(struct xomp_task_cache *cache, unsigned cls)
         xomp_fatal("out of memory allocating task storage (%zu bytes)", size * CHUNK_BLOCKS);
     for (int i = CHUNK_BLOCKS - 1; i >= 0; i--) {
         struct xomp_task *t = (struct xomp_task *)(void *)(chunk + (size_t)i * size);
+        t->size_class = (uint16_t)cls; /* kept for the block's life (alloc_small relies on it) */
         t->next = cache->free[cls];
         cache->free[cls] = t;
     }
