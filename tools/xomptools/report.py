@@ -62,6 +62,11 @@ def render_markdown(data, cells, runtime_names, plots=(), title="xomp benchmark 
     out += ["", "## Results", "", _summary(data, cells), ""]
     out += ["- " + line for line in table.legend(runtime_names)]
     out += ["", table.render_markdown(cells, runtime_names), ""]
+    micro = table.render_micro_markdown(cells, runtime_names)
+    if micro:
+        out += ["## Microbenchmarks", "", "The cost of one operation, from the same runs.", ""]
+        out += ["- " + line for line in table.MICRO_LEGEND]
+        out += ["", micro, ""]
     if data.get("notes"):
         out += ["Notes:", ""] + [f"- {n}" for n in data["notes"]] + [""]
     failed = [c for c in cells if c.failed]
