@@ -93,7 +93,8 @@ static inline void bench_delay(long iterations)
 }
 
 /* The bench_delay() steps that take about `ns` nanoseconds on this machine,
- * measured now (about 20 ms; call it in setup, untimed). */
+ * measured now (the fastest of several trials, some 50 ms; call it in
+ * setup, untimed). */
 long bench_delay_iterations(long ns);
 
 /* Deterministic pseudo-random numbers (splitmix64) for input generators. */

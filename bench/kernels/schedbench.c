@@ -83,7 +83,7 @@ static uint64_t task_count(void)
 
 static const struct bench_class classes[] = {
     {"test", "dynamic,1,10000,10,0"},
-    {"small", "dynamic,1,100000,100,10"},
+    {"small", "dynamic,1,100000,400,10"},
     {"medium", "dynamic,1,1000000,100,10"},
     {"large", "guided,1,1000000,1000,10"},
     {NULL, NULL},
