@@ -4,7 +4,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from xomptools import bench, kernels, plan, plots, results, runtimes
+from xomptools import bench, kernels, plan, posp, results, runtimes
 from xomptools.progress import Progress
 from xomptools.runner import RunResult
 
@@ -178,12 +178,12 @@ class ProgressEstimate(unittest.TestCase):
 
 class PospBatchSize(unittest.TestCase):
     def test_batch_size(self):
-        self.assertEqual(plots.batch_size("B_64"), 64)
-        self.assertEqual(plots.batch_size("n_20,b_8"), 8)
-        self.assertEqual(plots.batch_size("B32"), 32)
-        self.assertEqual(plots.batch_size("128"), 128)
-        self.assertEqual(plots.batch_size("12,23,16"), 16)  # posp: K,LOGN,B
-        self.assertIsNone(plots.batch_size("none"))
+        self.assertEqual(posp.batch_size("B_64"), 64)
+        self.assertEqual(posp.batch_size("n_20,b_8"), 8)
+        self.assertEqual(posp.batch_size("B32"), 32)
+        self.assertEqual(posp.batch_size("128"), 128)
+        self.assertEqual(posp.batch_size("12,23,16"), 16)  # posp: K,LOGN,B
+        self.assertIsNone(posp.batch_size("none"))
 
 
 if __name__ == "__main__":

@@ -299,6 +299,12 @@ def main(args, repo_root: Path) -> int:
         print(micro)
         print()
         print("\n".join(table.MICRO_LEGEND))
+    posp_table = table.render_posp_text(cells)
+    if posp_table:
+        print("\nPoSp throughput:\n")
+        print(posp_table)
+        print()
+        print("\n".join(table.POSP_LEGEND))
 
     data = {
         "command": cfg.command,

@@ -67,6 +67,12 @@ def render_markdown(data, cells, runtime_names, plots=(), title="xomp benchmark 
         out += ["## Microbenchmarks", "", "The cost of one operation, from the same runs.", ""]
         out += ["- " + line for line in table.MICRO_LEGEND]
         out += ["", micro, ""]
+    posp_table = table.render_posp_markdown(cells)
+    if posp_table:
+        out += ["## PoSp throughput", "", "Hashes and tasks per second against the batch size B, "
+                "from the same runs.", ""]
+        out += ["- " + line for line in table.POSP_LEGEND]
+        out += ["", posp_table, ""]
     if data.get("notes"):
         out += ["Notes:", ""] + [f"- {n}" for n in data["notes"]] + [""]
     failed = [c for c in cells if c.failed]

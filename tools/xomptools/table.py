@@ -5,7 +5,7 @@ for Markdown, so the two can never disagree.
 A FAILED cell shows the word FAILED where its time would be and "-" in every
 other number column: nothing that looks like a measurement.
 """
-from . import kernels, stats
+from . import kernels, posp, stats
 
 LEGEND = (
     "median, min-max: wall time of the timed region over the repetitions",
@@ -262,3 +262,52 @@ def render_micro_text(cells, runtime_names) -> str:
 def render_micro_markdown(cells, runtime_names) -> str:
     rows = micro_rows(cells, runtime_names)
     return _markdown(micro_columns(runtime_names), rows) if rows else ""
+
+
+# ---- PoSp: throughput against batch size ----
+
+POSP_LEGEND = (
+    "hashes/s = nonces hashed per second (2^LOGN / median), tasks/s = tasks / median; "
+    "param K,LOGN,B: 2^K buckets, 2^LOGN nonces, B nonces per task",
+)
+
+
+def fmt_rate(per_s):
+    return NA if per_s is None else fmt_count(per_s)
+
+
+def posp_columns():
+    return [("class", False), ("param", False), ("B", True), ("thr", True),
+            ("runtime", False), ("hashes/s", True), ("min-max", True), ("tasks/s", True),
+            ("status", False)]
+
+
+def posp_rows(cells):
+    rows, last = [], None
+    for c in posp.cells(cells):
+        group = (c.klass, c.threads)
+        if last is not None and group != last:
+            rows.append(None)
+        last = group
+        b = posp.batch_size(c.param)
+        head = [c.klass, c.param, NA if b is None else str(b), str(c.threads), c.runtime]
+        if c.failed:
+            rows.append(head + ["FAILED", NA, NA, cell_status(c)])
+            continue
+        hashes, tasks = posp.rates(c)
+        slow, _ = posp.rates(c, c.max_s)
+        fast, _ = posp.rates(c, c.min_s)
+        rows.append(head + [fmt_rate(hashes), f"{fmt_rate(slow)}-{fmt_rate(fast)}",
+                            fmt_rate(tasks), cell_status(c)])
+    return rows
+
+
+def render_posp_text(cells) -> str:
+    """PoSp's hashes and tasks per second ("" when posp did not run)."""
+    rows = posp_rows(cells)
+    return _text(posp_columns(), rows) if rows else ""
+
+
+def render_posp_markdown(cells) -> str:
+    rows = posp_rows(cells)
+    return _markdown(posp_columns(), rows) if rows else ""
