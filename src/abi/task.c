@@ -13,9 +13,12 @@ XOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
                            void **depend, int priority, void *detach)
 {
     struct xomp_thread *thr = xomp_self();
+    XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);
     if (xomp_task_spawn_fast(thr, fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align, if_clause,
-                             flags))
+                             flags)) {
+        XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
         return;
+    }
     if (!(flags & GOMP_TASK_FLAG_PRIORITY) || priority < 0)
         priority = 0;
     else if ((unsigned)priority > xomp_cfg.max_task_priority)
@@ -25,11 +28,15 @@ XOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
                    arg_align);
     xomp_task_spawn(thr, fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align, !if_clause, flags,
                     priority, depend, (void **)detach);
+    XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
 }
 
 XOMP_EXPORT void GOMP_taskwait_depend(void **depend)
 {
-    xomp_task_wait_depend(xomp_self(), depend);
+    struct xomp_thread *thr = xomp_self();
+    XOMP_PROF_BEGIN(thr, XOMP_EV_TASKWAIT, 0, 0);
+    xomp_task_wait_depend(thr, depend);
+    XOMP_PROF_END(thr, XOMP_EV_TASKWAIT);
 }
 
 XOMP_EXPORT void omp_fulfill_event(omp_event_handle_t event)
@@ -39,7 +46,10 @@ XOMP_EXPORT void omp_fulfill_event(omp_event_handle_t event)
 
 XOMP_EXPORT void GOMP_taskwait(void)
 {
-    xomp_taskwait(xomp_self());
+    struct xomp_thread *thr = xomp_self();
+    XOMP_PROF_BEGIN(thr, XOMP_EV_TASKWAIT, 0, 0);
+    xomp_taskwait(thr);
+    XOMP_PROF_END(thr, XOMP_EV_TASKWAIT);
 }
 
 XOMP_EXPORT void GOMP_taskyield(void)

@@ -135,6 +135,12 @@ void xomp_parallel_end(void);
 struct xomp_team *xomp_team_create(unsigned capacity, unsigned level);
 void xomp_team_destroy(struct xomp_team *team);
 
+/* Wait until the members of every team `master` keeps (its hot teams) have
+ * left their last region, so that what they wrote there (counters, event
+ * buffers) happens before what the caller does next.  Call it outside any
+ * region: a team's members only take a moment to leave after its end. */
+void xomp_team_quiesce(struct xomp_thread *master);
+
 /* Threads a parallel region would get for a num_threads request (0: none). */
 unsigned xomp_resolve_num_threads(struct xomp_thread *thr, unsigned requested);
 

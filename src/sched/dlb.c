@@ -75,9 +75,13 @@ void xomp_dlb_serve(struct xomp_team *team, struct xomp_worker *me)
         me->dlb_redirect = (int)thief;
         me->dlb_redirect_left = xomp_cfg.dlb_steal;
         me->thread->stats.req_with_steal++;
+        XOMP_PROF_INSTANT(me->thread, XOMP_EV_STEAL_SERVE, thief,
+                          XOMP_EV_SERVE_REDIRECT | xomp_cfg.dlb_steal);
         return;
     }
-    if (give_oldest(team, me, thief))
+    unsigned moved = give_oldest(team, me, thief);
+    XOMP_PROF_INSTANT(me->thread, XOMP_EV_STEAL_SERVE, thief, moved);
+    if (moved)
         xomp_wake_if_sleeping(&team->workers[thief].thread->waker);
     advance_round(me); /* served, or refused for lack of tasks */
 }
@@ -126,6 +130,7 @@ void xomp_dlb_idle(struct xomp_team *team, struct xomp_worker *me)
                                   round | ((uint64_t)me->id << XOMP_DLB_ROUND_BITS),
                                   memory_order_relaxed);
             me->thread->stats.req_sent++;
+            XOMP_PROF_INSTANT(me->thread, XOMP_EV_STEAL_REQUEST, v, 0);
         }
     }
 }

@@ -151,8 +151,10 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     t->owner = thr;
     thr->task = t;
     thr->depth++;
+    XOMP_PROF_TASK_BEGIN(thr, t);
     if (!(xomp_cfg.cancellation && task_cancelled(t)))
         t->fn(t->data);
+    XOMP_PROF_TASK_END(thr);
     thr->depth--;
     thr->task = prev;
     /* acq_rel: whichever of the body's end and the fulfilment comes second
@@ -179,7 +181,9 @@ static inline void task_execute(struct xomp_thread *thr, struct xomp_task *t)
     t->owner = thr;
     thr->task = t;
     thr->depth++;
+    XOMP_PROF_TASK_BEGIN(thr, t);
     t->fn(t->data);
+    XOMP_PROF_TASK_END(thr);
     thr->depth--;
     thr->task = prev;
 
@@ -366,6 +370,7 @@ static void wait_until(struct xomp_thread *thr, bool (*done)(void *), void *arg)
             xomp_idle_init(&idle);
             continue;
         }
+        XOMP_PROF_IDLE(thr);
         xomp_idle_step(&thr->waker, &idle, wait_recheck, &c);
     }
 }
@@ -438,7 +443,9 @@ void xomp_taskgroup_end(struct xomp_thread *thr)
     struct xomp_taskgroup *tg = t->taskgroup;
     if (!tg)
         xomp_fatal("GOMP_taskgroup_end without a matching GOMP_taskgroup_start");
+    XOMP_PROF_BEGIN(thr, XOMP_EV_TASKGROUP, 0, 0);
     wait_until(thr, taskgroup_done, tg);
+    XOMP_PROF_END(thr, XOMP_EV_TASKGROUP);
     t->taskgroup = tg->prev;
     free(tg);
 }
@@ -535,7 +542,9 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         }
         thr->task = t;
         thr->depth++;
+        XOMP_PROF_TASK_BEGIN(thr, t);
         fn(args);
+        XOMP_PROF_TASK_END(thr);
         thr->depth--;
         thr->task = parent;
         if ((t->flags & XOMP_TASK_DETACH) &&
