@@ -69,8 +69,10 @@ static void collect_thread(struct xomp_thread *thr, void *arg)
     struct xomp_prof_thread *p = &thr->prof;
     struct xomp_prof_thread_snap *s = &c->threads[c->count++];
     s->index = p->index;
-    s->os_tid = p->os_tid;
-    s->kind = p->kind < 3 ? p->kind : XOMP_THREAD_USER;
+    s->os_tid = atomic_load_explicit(&p->os_tid, memory_order_relaxed);
+    s->kind = atomic_load_explicit(&p->kind, memory_order_relaxed);
+    if (s->kind > XOMP_THREAD_USER)
+        s->kind = XOMP_THREAD_USER;
     s->rec = p->buf;
     /* acquire: pairs with the release store after each record (events.c):
      * the records below this count are complete. */

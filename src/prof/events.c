@@ -147,6 +147,13 @@ void xomp_prof_thread_init(struct xomp_thread *thr)
                   xomp_cfg.profile_events);
 }
 
+static void begin_thread(struct xomp_prof_thread *p)
+{
+    begin_at(p, xomp_prof_ticks(), XOMP_EV_THREAD,
+             atomic_load_explicit(&p->kind, memory_order_relaxed),
+             (uint32_t)atomic_load_explicit(&p->os_tid, memory_order_relaxed));
+}
+
 /* Empty the calling thread's buffer and counters; THREAD begins again. */
 static void clear_self(struct xomp_thread *thr, uint32_t epoch)
 {
@@ -158,7 +165,7 @@ static void clear_self(struct xomp_thread *thr, uint32_t epoch)
     atomic_store_explicit(&p->first_drop, 0, memory_order_relaxed);
     atomic_store_explicit(&p->published, 0, memory_order_release); /* as in put() */
     if (xomp_cfg.prof_events)
-        begin_at(p, xomp_prof_ticks(), XOMP_EV_THREAD, p->kind, (uint32_t)p->os_tid);
+        begin_thread(p);
     /* release: a dump that reads this epoch (acquire) sees the cleared
      * state. */
     atomic_store_explicit(&p->epoch, epoch, memory_order_release);
@@ -167,12 +174,13 @@ static void clear_self(struct xomp_thread *thr, uint32_t epoch)
 void xomp_prof_thread_start(struct xomp_thread *thr)
 {
     struct xomp_prof_thread *p = &thr->prof;
-    p->kind = thr->is_pool_thread ? XOMP_THREAD_POOL
-              : p->index == 0     ? XOMP_THREAD_INITIAL
-                                  : XOMP_THREAD_USER;
-    p->os_tid = (int32_t)gettid();
+    uint8_t kind = thr->is_pool_thread ? XOMP_THREAD_POOL
+                   : p->index == 0     ? XOMP_THREAD_INITIAL
+                                       : XOMP_THREAD_USER;
+    atomic_store_explicit(&p->kind, kind, memory_order_relaxed);
+    atomic_store_explicit(&p->os_tid, (int32_t)gettid(), memory_order_relaxed);
     if (xomp_cfg.prof_events)
-        begin_at(p, xomp_prof_ticks(), XOMP_EV_THREAD, p->kind, (uint32_t)p->os_tid);
+        begin_thread(p);
 }
 
 void xomp_prof_region_begin(struct xomp_thread *thr, unsigned level)

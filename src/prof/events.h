@@ -74,9 +74,11 @@ struct xomp_prof_thread {
     /* Begins dropped (buffer full) whose ends must be dropped too. */
     uint32_t suppressed;
     bool stalled;      /* a STALL is open (recorded or suppressed) */
-    uint8_t kind;      /* enum xomp_prof_thread_kind */
     uint32_t index;    /* 0, 1, 2, ... in order of creation (immutable) */
-    int32_t os_tid;
+    /* Set once by the thread when it starts; relaxed (a dump may read them
+     * at any time, they are labels). */
+    _Atomic uint8_t kind; /* enum xomp_prof_thread_kind */
+    _Atomic int32_t os_tid;
     /* Read by a dump on another thread: `used` as published by a release
      * store after each record (a plain store, not a read-modify-write);
      * the dump's acquire load pairs with it, so the records below it are
