@@ -73,13 +73,14 @@ def _section(title, body):
 def report_text(profile, analysis):
     out = [_header(profile, analysis)]
     if analysis is not None:
-        wall = profile.seconds(analysis.wall_ticks) * 1e3
+        unit = tables.wall_unit(analysis)
+        wall = tables.fmt_time(profile.seconds(analysis.wall_ticks), unit)
         shown = tables.shown_states([analysis])
         legend = "\n".join(f"  {s:<10} {tables.STATE_HELP[s]}" for s in shown)
-        out.append(_section(f"Time per thread and state (ms), over the parallel regions' wall "
-                            f"time ({wall:.3f} ms per thread)",
+        out.append(_section(f"Time per thread and state ({unit[0]}), over the parallel regions' "
+                            f"wall time ({wall} {unit[0]} per thread)",
                             tables.breakdown(analysis) + "\n" + legend))
-        out.append(_section("Stall time by where the thread was waiting (ms)",
+        out.append(_section(f"Stall time by where the thread was waiting ({unit[0]})",
                             tables.stall_split(analysis)))
         out.append(_section("Parallel regions (outermost)", tables.regions(analysis)))
     else:

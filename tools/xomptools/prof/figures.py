@@ -13,7 +13,7 @@ still printed and one line says why there are no figures.
 from pathlib import Path
 
 from ..plots import DPI, _load_pyplot
-from . import timeline
+from . import tables, timeline
 
 COLORS = {
     "runtime": "#8e44ad", "implicit": "#c39bd3", "task": "#27ae60", "create": "#2e86c1",
@@ -35,17 +35,18 @@ def _thread_axis(ax, threads):
 
 def draw_timeline_summary(ax, analysis, title):
     p = analysis.profile
+    unit, factor = tables.wall_unit(analysis)
     threads = analysis.threads
     left = [0.0] * len(threads)
     for state in timeline.STATES:
-        widths = [p.seconds(t.states[state]) * 1e3 for t in threads]
+        widths = [p.seconds(t.states[state]) * factor for t in threads]
         if not any(widths):
             continue
         ax.barh(range(len(threads)), widths, left=left, color=COLORS[state], label=state,
                 height=0.8)
         left = [a + b for a, b in zip(left, widths)]
     _thread_axis(ax, [t.index for t in threads])
-    ax.set_xlabel("time in parallel regions (ms)")
+    ax.set_xlabel(f"time in parallel regions ({unit})")
     ax.set_title(title, fontsize=10)
 
 
@@ -81,19 +82,20 @@ def draw_task_sizes(ax, analyses, names, unit):
 
 def draw_gantt(ax, analysis):
     p = analysis.profile
+    unit, factor = tables.wall_unit(analysis)
     origin = analysis.windows[0][0] if analysis.windows else p.start_ticks
     for row, t in enumerate(analysis.threads):
         by_state = {}
         for t0, t1, state in analysis.segments.get(t.index, ()):
             by_state.setdefault(state, []).append(
-                (p.seconds(t0 - origin) * 1e3, p.seconds(t1 - t0) * 1e3))
+                (p.seconds(t0 - origin) * factor, p.seconds(t1 - t0) * factor))
         for state, bars in by_state.items():
             if state != "outside":
                 ax.broken_barh(bars, (row - 0.4, 0.8), facecolors=COLORS[state])
     _thread_axis(ax, [t.index for t in analysis.threads])
     if analysis.windows:
-        ax.set_xlim(0, p.seconds(analysis.windows[-1][1] - origin) * 1e3)
-    ax.set_xlabel("time since the first region began (ms)")
+        ax.set_xlim(0, p.seconds(analysis.windows[-1][1] - origin) * factor)
+    ax.set_xlabel(f"time since the first region began ({unit})")
 
 
 def _legend(fig, axes):
@@ -182,7 +184,8 @@ def make_compare_figures(profiles, analyses, out_dir, warn):
                 draw_timeline_summary(ax, a, p.name)
             yield "compare-timeline-summary.png", fig, list(axes)
             fig, ax = plt.subplots(figsize=(6, 3.2))
-            draw_task_sizes(ax, analyses, ["A: " + names[0], "B: " + names[1]], profiles[0].tick_unit)
+            draw_task_sizes(ax, analyses, ["A: " + names[0], "B: " + names[1]],
+                            profiles[0].tick_unit)
             ax.set_title("task sizes", fontsize=10)
             yield "compare-task-sizes.png", fig, None
         fig, axes = plt.subplots(1, 2, figsize=(10, _height(n) + 0.7), sharex=True)

@@ -62,8 +62,22 @@ def render(headers, rows, right=None):
     return "\n".join([line(headers), "  ".join("-" * w for w in widths)] + [line(r) for r in rows])
 
 
-def fmt_ms(seconds):
-    return f"{seconds * 1e3:.3f}" if seconds < 1 else f"{seconds * 1e3:.1f}"
+def time_unit(seconds):
+    """(name, factor) of the unit for times on the scale of `seconds`: ms
+    down to 1 ms, then us, then ns."""
+    for name, factor in (("ms", 1e3), ("us", 1e6)):
+        if seconds * factor >= 1:
+            return name, factor
+    return "ns", 1e9
+
+
+def wall_unit(analysis):
+    return time_unit(analysis.profile.seconds(analysis.wall_ticks))
+
+
+def fmt_time(seconds, unit):
+    value = seconds * unit[1]
+    return f"{value:.3f}" if value < 100 else f"{value:.1f}"
 
 
 def fmt_pct(part, whole):
@@ -78,47 +92,49 @@ def shown_states(analyses):
 
 
 def breakdown(analysis):
-    """Per-thread time in each state (ms), with the total per thread, and
-    the share of all thread time per state."""
-    p = analysis.profile
+    """Per-thread time in each state (wall_unit), with the total per
+    thread, and the share of all thread time per state."""
+    p, unit = analysis.profile, wall_unit(analysis)
     states = shown_states([analysis])
     rows = []
     for t in analysis.threads:
-        rows.append([f"{t.index} ({t.kind})"] + [fmt_ms(p.seconds(t.states[s])) for s in states]
-                    + [fmt_ms(p.seconds(t.total))])
+        rows.append([f"{t.index} ({t.kind})"]
+                    + [fmt_time(p.seconds(t.states[s]), unit) for s in states]
+                    + [fmt_time(p.seconds(t.total), unit)])
     totals = analysis.state_totals()
     everything = sum(totals.values())
-    rows.append(["all threads"] + [fmt_ms(p.seconds(totals[s])) for s in states]
-                + [fmt_ms(p.seconds(everything))])
+    rows.append(["all threads"] + [fmt_time(p.seconds(totals[s]), unit) for s in states]
+                + [fmt_time(p.seconds(everything), unit)])
     rows.append(["share"] + [fmt_pct(totals[s], everything) for s in states] + [""])
     return render(["thread"] + states + ["total"], rows)
 
 
 def stall_split(analysis):
     """Where the stall time was spent (the state the thread was waiting in)."""
-    p = analysis.profile
+    p, unit = analysis.profile, wall_unit(analysis)
     where = sorted({k for t in analysis.threads for k in t.stall_in})
     if not where:
         return None
-    rows = [[f"{t.index}"] + [fmt_ms(p.seconds(t.stall_in.get(w, 0))) for w in where]
+    rows = [[f"{t.index}"] + [fmt_time(p.seconds(t.stall_in.get(w, 0)), unit) for w in where]
             for t in analysis.threads]
     return render(["thread"] + [f"stall in {w}" for w in where], rows)
 
 
 def regions(analysis, limit=12):
-    p = analysis.profile
+    p, unit = analysis.profile, wall_unit(analysis)
     rs = analysis.regions
     if not rs:
         return "no parallel region was recorded"
-    rows = [[str(i), str(r.master), str(r.members), fmt_ms(p.seconds(r.begin - p.start_ticks)),
-             fmt_ms(p.seconds(r.ticks)), "" if r.number is not None else "unfinished at dump"]
+    rows = [[str(i), str(r.master), str(r.members),
+             fmt_time(p.seconds(r.begin - p.start_ticks), unit), fmt_time(p.seconds(r.ticks), unit),
+             "" if r.number is not None else "unfinished at dump"]
             for i, r in enumerate(rs[:limit])]
-    text = render(["region", "master", "threads", "start (ms)", "wall (ms)", ""], rows)
+    text = render(["region", "master", "threads", f"start ({unit[0]})", f"wall ({unit[0]})", ""],
+                  rows)
     if len(rs) > limit:
-        walls = sorted(r.ticks for r in rs)
-        text += (f"\n... {len(rs) - limit} more; {len(rs)} regions: wall min "
-                 f"{fmt_ms(p.seconds(walls[0]))} / median {fmt_ms(p.seconds(walls[len(walls) // 2]))}"
-                 f" / max {fmt_ms(p.seconds(walls[-1]))} ms")
+        walls = [fmt_time(p.seconds(w), unit) for w in sorted(r.ticks for r in rs)]
+        text += (f"\n... {len(rs) - limit} more; {len(rs)} regions: wall min {walls[0]} / "
+                 f"median {walls[len(walls) // 2]} / max {walls[-1]} {unit[0]}")
     return text
 
 
@@ -211,15 +227,16 @@ def compare_breakdown(a, b):
     ta, tb = a.state_totals(), b.state_totals()
     sa, sb = sum(ta.values()), sum(tb.values())
     pa, pb = a.profile, b.profile
+    unit = wall_unit(a)
     rows = []
     for s in states + ["total"]:
         va = sa if s == "total" else ta[s]
         vb = sb if s == "total" else tb[s]
         ratio = f"{pb.seconds(vb) / pa.seconds(va):.2f}x" if va else NA
-        rows.append([s, fmt_ms(pa.seconds(va)), fmt_pct(va, sa), fmt_ms(pb.seconds(vb)),
-                     fmt_pct(vb, sb), ratio])
-    rows.append(["wall (regions)", fmt_ms(pa.seconds(a.wall_ticks)), "",
-                 fmt_ms(pb.seconds(b.wall_ticks)), "",
+        rows.append([s, fmt_time(pa.seconds(va), unit), fmt_pct(va, sa),
+                     fmt_time(pb.seconds(vb), unit), fmt_pct(vb, sb), ratio])
+    rows.append(["wall (regions)", fmt_time(pa.seconds(a.wall_ticks), unit), "",
+                 fmt_time(pb.seconds(b.wall_ticks), unit), "",
                  f"{pb.seconds(b.wall_ticks) / pa.seconds(a.wall_ticks):.2f}x"
                  if a.wall_ticks else NA])
-    return render(["state", "A (ms)", "share", "B (ms)", "share", "B/A"], rows)
+    return render(["state", f"A ({unit[0]})", "share", f"B ({unit[0]})", "share", "B/A"], rows)
