@@ -144,7 +144,10 @@ def check_trace(path, expected_tasks, threads):
 
 def check_events_run(program, build, threads, tmp):
     out = tmp / "events"
-    proc, values = run(program, build, threads, XOMP_PROFILE="events", XOMP_PROFILE_DIR=str(out))
+    # A long region: preemption between the program's clock reads and the
+    # region's begin or end (a loaded machine) stays well below 1% of it.
+    proc, values = run(program, build, threads, "tree", "1.0", XOMP_PROFILE="events",
+                       XOMP_PROFILE_DIR=str(out))
     if not check(proc.returncode == 0, f"events run failed ({proc.returncode}): {proc.stderr}"):
         return
     check(not xomp_lines(proc.stderr), f"unexpected warnings: {xomp_lines(proc.stderr)}")
@@ -202,7 +205,7 @@ def check_events_run(program, build, threads, tmp):
 
 def check_full_buffer(program, build, threads, tmp):
     out = tmp / "tiny"
-    proc, values = run(program, build, threads, XOMP_PROFILE="events",
+    proc, values = run(program, build, threads, "tree", "0.05", XOMP_PROFILE="events",
                        XOMP_PROFILE_EVENTS="64", XOMP_PROFILE_DIR=str(out))
     if not check(proc.returncode == 0, f"tiny buffer: run failed: {proc.stderr}"):
         return
@@ -225,7 +228,7 @@ def check_full_buffer(program, build, threads, tmp):
 
 def check_reset_dump_counters(program, build, threads, tmp):
     out = tmp / "reset"
-    proc, values = run(program, build, threads, "reset", XOMP_PROFILE="events",
+    proc, values = run(program, build, threads, "reset", "0.05", XOMP_PROFILE="events",
                        XOMP_PROFILE_DIR=str(out))
     if check(proc.returncode == 0, f"reset: run failed: {proc.stderr}"):
         profile = dump.read_profile(out)
@@ -238,8 +241,8 @@ def check_reset_dump_counters(program, build, threads, tmp):
         check(len(timeline.analyze(profile).regions) == 2, "reset: warm-up region in the profile")
 
     explicit, at_exit = tmp / "explicit", tmp / "at-exit"
-    proc, values = run(program, build, threads, "dump", str(explicit), XOMP_PROFILE="counters",
-                       XOMP_PROFILE_DIR=str(at_exit))
+    proc, values = run(program, build, threads, "dump", "0.05", str(explicit),
+                       XOMP_PROFILE="counters", XOMP_PROFILE_DIR=str(at_exit))
     if check(proc.returncode == 0, f"dump: run failed: {proc.stderr}"):
         for d in (explicit, at_exit):
             profile = dump.read_profile(d)
@@ -256,7 +259,8 @@ def check_unwritable(program, build, threads, tmp):
     blocker = tmp / "a-file"
     blocker.write_text("not a directory\n")
     target = blocker / "profile"
-    proc, _ = run(program, build, threads, XOMP_PROFILE="events", XOMP_PROFILE_DIR=str(target))
+    proc, _ = run(program, build, threads, "tree", "0.05", XOMP_PROFILE="events",
+                  XOMP_PROFILE_DIR=str(target))
     lines = xomp_lines(proc.stderr)
     check(proc.returncode == 0, f"unwritable dir: exit {proc.returncode}: {proc.stderr}")
     check(len(lines) == 1 and str(target) in lines[0] and "XOMP_PROFILE_DIR" in lines[0],

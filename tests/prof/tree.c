@@ -5,8 +5,8 @@
  *   region 1: one thread builds a binary tree of depth DEPTH (2^(DEPTH+1)-2
  *             tasks, taskwait at every node); each leaf spins for a fixed
  *             wall time scaled by the team size, so the region lasts about
- *             LEAF_TOTAL_S whatever the thread count; then a taskgroup of
- *             GROUP tasks and one if(0) task.
+ *             SECONDS whatever the thread count (if the load is balanced);
+ *             then a taskgroup of GROUP tasks and one if(0) task.
  *   region 2: every member creates PER_THREAD tasks, finished by the
  *             region's end barrier.
  *
@@ -15,9 +15,10 @@
  * regions' wall time measured here with omp_get_wtime, from just before
  * each region to just after it).
  *
- * Modes (argv[1]): "tree" (the above), "reset" (a warm-up region with
- * tasks, then xomp_profile_reset(), then the above: the profile must show
- * only the above), "dump DIR" (the above, then xomp_profile_dump(DIR)).
+ * Usage: tree MODE [SECONDS [DIR]], SECONDS default 0.3.  MODE "tree": the
+ * above; "reset": a warm-up region with tasks, then xomp_profile_reset(),
+ * then the above (the profile must show only the above); "dump": the above,
+ * then xomp_profile_dump(DIR).
  */
 #include "xomp_test.h"
 
@@ -33,7 +34,6 @@ void xomp_profile_reset(void);
 #define DEPTH 9
 #define GROUP 16
 #define PER_THREAD 8
-#define LEAF_TOTAL_S 0.3
 
 static double leaf_s;
 static long leaves_run;
@@ -76,6 +76,8 @@ static void warm_up(void)
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "tree";
+    double seconds = argc > 2 ? atof(argv[2]) : 0.3;
+    const char *dir = argc > 3 ? argv[3] : NULL;
     if (!strcmp(mode, "reset")) {
         warm_up();
         CHECK(xomp_profile_reset != NULL, "xomp_profile_reset is not defined");
@@ -84,7 +86,7 @@ int main(int argc, char **argv)
     }
 
     int threads = omp_get_max_threads();
-    leaf_s = LEAF_TOTAL_S * threads / (double)(1L << DEPTH);
+    leaf_s = seconds * threads / (double)(1L << DEPTH);
     int group_done = 0, undeferred_done = 0, team = 0;
     double t0 = omp_get_wtime();
 #pragma omp parallel shared(group_done, undeferred_done, team)
@@ -117,10 +119,10 @@ int main(int argc, char **argv)
     CHECK(region2_run == PER_THREAD * threads, "region 2 ran %d tasks, expected %d",
           region2_run, PER_THREAD * threads);
 
-    if (!strcmp(mode, "dump") && argc > 2) {
-        CHECK(xomp_profile_dump != NULL, "xomp_profile_dump is not defined");
-        if (xomp_profile_dump)
-            CHECK(xomp_profile_dump(argv[2]) == 0, "xomp_profile_dump(%s) failed", argv[2]);
+    if (!strcmp(mode, "dump")) {
+        CHECK(dir && xomp_profile_dump != NULL, "no DIR, or xomp_profile_dump is not defined");
+        if (dir && xomp_profile_dump)
+            CHECK(xomp_profile_dump(dir) == 0, "xomp_profile_dump(%s) failed", dir);
     }
     printf("expected_created=%ld\n", tree_tasks(DEPTH) + GROUP + (long)PER_THREAD * threads);
     printf("expected_undeferred=1\n");
