@@ -378,7 +378,6 @@ static void dump_at_exit(void)
 
 void xomp_prof_init(void)
 {
-    xomp_cfg.prof_events = XOMP_PROFILER && xomp_cfg.profile == XOMP_PROFILE_EVENTS;
     xomp_prof_clock_init(xomp_cfg.prof_events);
     if (!getcwd(start_cwd, sizeof start_cwd))
         snprintf(start_cwd, sizeof start_cwd, ".");

@@ -87,9 +87,9 @@ struct xomp_config {
     enum xomp_barrier_kind barrier;
     unsigned barrier_arity;       /* children per node of the tree barrier */
     unsigned max_depth;           /* explicit-task frames one stack may hold */
-    /* XOMP_PROFILE=events and the profiler is compiled in: the one flag
-     * every event site tests (prof/events.h).  Next to the knobs the task
-     * fast path reads anyway, so testing it costs no extra cache line. */
+    /* XOMP_PROFILE=events and the profiler is compiled in (env.c): the one
+     * flag every event site tests (prof/events.h).  The task fast paths
+     * test none: recording events turns plain_tasks off (below). */
     bool prof_events;
     enum xomp_dlb dlb;            /* load-balancing strategy (sched/dlb.h) */
     unsigned dlb_steal;           /* tasks moved or redirected per request */
@@ -99,6 +99,12 @@ struct xomp_config {
     enum xomp_profile_mode profile; /* XOMP_PROFILE */
     unsigned profile_events;      /* XOMP_PROFILE_EVENTS: event buffer size per thread */
     char *profile_dir;            /* XOMP_PROFILE_DIR; NULL: ./xomp-profile-PID */
+
+    /* Derived: cancellation is off and the tree barrier counts tasks, so a
+     * task needs no check before it runs and is counted in its worker's
+     * private counters (the task fast paths rely on it); and events are not
+     * recorded (the fast paths have no event sites). */
+    bool plain_tasks;
 };
 
 extern struct xomp_config xomp_cfg;

@@ -466,6 +466,7 @@ static void env_profile(void)
         xomp_cfg.profile = XOMP_PROFILE_COUNTERS;
     }
 #endif
+    xomp_cfg.prof_events = xomp_cfg.profile == XOMP_PROFILE_EVENTS;
 
     unsigned long x = xomp_cfg.profile_events;
     if (env_uint("XOMP_PROFILE_EVENTS", 16, 1ul << 28, &x, ""))
@@ -568,6 +569,9 @@ void xomp_config_init(void)
 
     env_xomp();
     env_profile();
+    /* Recording events makes every task take the general paths, where the
+     * event sites are: the fast paths then carry no profiler test. */
+    c->plain_tasks = !c->cancellation && c->barrier == XOMP_BARRIER_TREE && !c->prof_events;
 }
 
 void xomp_env_invalid(const char *name, const char *value, const char *fallback)
