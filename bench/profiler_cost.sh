@@ -6,9 +6,12 @@
 # runtimes on the same binary:
 #
 #   noprof    xomp built with -DXOMP_PROFILER=OFF (event sites compiled out)
-#   off       this build, XOMP_PROFILE unset (one test per event site)
+#   off       this build, XOMP_PROFILE unset (one test per event site off
+#             the task fast paths)
 #   counters  XOMP_PROFILE=counters (counters are always on; adds the dump)
 #   events    XOMP_PROFILE=events with a buffer big enough for every event
+#             (every task then takes the general task paths, where the
+#             event sites are: the per-event cost below includes that)
 #
 # then prints each median against noprof and the cost of one event:
 # (events median - off median) x threads / events recorded, in ns of thread

@@ -10,7 +10,9 @@
  *
  * Every event site is one macro.  With XOMP_PROFILE other than events it
  * costs one well-predicted branch on xomp_cfg.prof_events; built with
- * -DXOMP_PROFILER=OFF it compiles to nothing.
+ * -DXOMP_PROFILER=OFF it compiles to nothing.  The task fast paths have no
+ * site: recording events sends every task down the general paths
+ * (xomp_cfg.plain_tasks, README "Cost").
  */
 #ifndef XOMP_PROF_EVENTS_H
 #define XOMP_PROF_EVENTS_H
