@@ -45,7 +45,9 @@ static struct xomp_thread *thread_new(void)
     return t;
 }
 
-struct xomp_thread *xomp_thread_self_slow(void)
+/* noinline: inlined (LTO) it makes every entry point that calls
+ * xomp_self() set up a stack frame for this first call. */
+__attribute__((noinline)) struct xomp_thread *xomp_thread_self_slow(void)
 {
     struct xomp_thread *t = thread_new();
     xomp_tls = t;
