@@ -13,6 +13,7 @@
 #include "../task/depend.h"
 #include "../task/task_core.h"
 #include "../topo/binding.h"
+#include "../topo/numa.h"
 #include "affinity_format.h"
 #include "log.h"
 #include "thread.h"
@@ -78,6 +79,7 @@ struct xomp_team *xomp_team_create(unsigned capacity, unsigned level)
     team->workers = workers;
     team->keeps_threads = level == 1;
     team->member_place = xcalloc(capacity, sizeof *team->member_place);
+    team->member_node = xcalloc(capacity, sizeof *team->member_node);
     team->member_part_first = xcalloc(capacity, sizeof *team->member_part_first);
     team->member_part_len = xcalloc(capacity, sizeof *team->member_part_len);
     for (unsigned i = 0; i < capacity; i++) {
@@ -133,6 +135,7 @@ void xomp_team_destroy(struct xomp_team *team)
     }
     free(team->workers);
     free(team->member_place);
+    free(team->member_node);
     free(team->member_part_first);
     free(team->member_part_len);
     free(team);
@@ -197,6 +200,9 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
         thr->depth = 0; /* a fresh stack; the master keeps counting its own */
     thr->region_seen = team->region;
     xomp_bind_member(thr, team, id);
+    if (xomp_numa_multi) /* after binding: the CPU it runs on now */
+        atomic_store_explicit(&team->member_node[id], (uint16_t)xomp_numa_node_here(),
+                              memory_order_relaxed);
 }
 
 /* Run by a pool thread launched on member `id` (thread.c's dock loop). */

@@ -10,6 +10,7 @@
 #include "../runtime/thread.h"
 #include "../sched/dlb.h"
 #include "../sched/xqueue.h"
+#include "../topo/numa.h"
 #include "depend.h"
 #include "spawn_fast.h"
 #include "task_alloc.h"
@@ -140,14 +141,27 @@ static bool task_cancelled(const struct xomp_task *t)
            (t->taskgroup && atomic_load_explicit(&t->taskgroup->cancelled, memory_order_acquire));
 }
 
+/* A deferred task starts on member w: did its creator run it, and did it
+ * cross NUMA nodes (topo/numa.h; the flag is false on one-node machines)? */
+static inline __attribute__((always_inline)) void count_task_run(struct xomp_thread *thr,
+                                                                 const struct xomp_worker *w,
+                                                                 const struct xomp_task *t)
+{
+    bool self = t->creator == w->id;
+    thr->stats.tasks_run++;
+    thr->stats.run_self += self;
+    /* Tested second: only tasks from another member reach the load. */
+    if (__builtin_expect(!self && xomp_numa_multi, 0))
+        thr->stats.run_other_node += xomp_members_cross_nodes(w->team, t->creator, w->id);
+}
+
 /* Run a task's body on this thread, then complete it (or, for a
  * detachable task whose event is not fulfilled yet, leave that to
  * omp_fulfill_event). */
 static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
 {
     struct xomp_task *prev = thr->task;
-    thr->stats.tasks_run++;
-    thr->stats.run_self += thr->worker && t->creator == thr->worker->id;
+    count_task_run(thr, thr->worker, t);
     t->owner = thr;
     thr->task = t;
     thr->depth++;
@@ -182,8 +196,7 @@ static inline __attribute__((always_inline)) void task_execute_on(struct xomp_th
         task_execute_general(thr, t);
         return;
     }
-    thr->stats.tasks_run++;
-    thr->stats.run_self += t->creator == w->id;
+    count_task_run(thr, w, t);
     t->owner = thr;
     thr->task = t;
     thr->depth++;

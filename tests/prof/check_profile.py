@@ -17,6 +17,8 @@ threads and checks:
 - a tiny event buffer (XOMP_PROFILE_EVENTS=64): the program still runs,
   events are dropped and counted, what was kept still nests, the counters
   are complete, and the report marks the time after the drop "unrecorded";
+- the NUMA locality counters on a synthetic two-node machine (hwloc's
+  HWLOC_SYNTHETIC), per thread against the TASK events' creators;
 - xomp_profile_reset() after a warm-up: the profile holds the tree only;
 - xomp_profile_dump(DIR) and XOMP_PROFILE=counters;
 - an unwritable XOMP_PROFILE_DIR: one "xomp: " line naming it, exit 0;
@@ -163,6 +165,7 @@ def check_events_run(program, build, threads, tmp):
     check(totals["undeferred"] == undeferred,
           f"counters: {totals['undeferred']} undeferred, expected {undeferred}")
     check(int(profile.meta["events_dropped"]) == 0, "events were dropped")
+    check(int(profile.meta.get("numa_nodes", "0")) >= 1, "meta.txt: the NUMA nodes were not read")
 
     counts = nest_check(profile)
     check(sum(b for b, _ in counts.values()) == created + undeferred,
@@ -224,6 +227,62 @@ def check_full_buffer(program, build, threads, tmp):
     rep = report(out)
     check(rep.returncode == 0 and "dropped" in rep.stdout,
           f"tiny buffer: report failed or silent about drops: {rep.stderr}")
+
+
+def check_numa(program, build, threads, tmp):
+    """Locality counters on a synthetic machine of two NUMA nodes with one
+    CPU each (CPUs 0 and 1).  Bound with OMP_PLACES={0},{1} and spread,
+    the first half of the team runs on node 0 and the second on node 1 (one
+    thread: node 0), so a task crossed nodes exactly when its creator's
+    half differs from its runner's; round-robin placement makes most tasks
+    run away from their creator."""
+    if threads % 2 and threads != 1:
+        return
+    if not {0, 1} <= os.sched_getaffinity(0):
+        print("numa: SKIPPED (CPUs 0 and 1 are not both available)")
+        return
+    out = tmp / "numa"
+    proc, values = run(program, build, threads, "tree", "0.05", XOMP_PROFILE="events",
+                       XOMP_PROFILE_DIR=str(out), XOMP_PLACEMENT="rr",
+                       OMP_PLACES="{0},{1}", OMP_PROC_BIND="spread",
+                       HWLOC_SYNTHETIC="node:2 pu:1")
+    if not check(proc.returncode == 0, f"numa: run failed: {proc.stderr}"):
+        return
+    profile = dump.read_profile(out)
+    check(profile.meta.get("numa_nodes") == "2",
+          f"numa: meta.txt numa_nodes = {profile.meta.get('numa_nodes')}, expected 2")
+
+    def node(member, team_size):
+        return 0 if team_size == 1 else member // (team_size // 2)
+
+    for events, counters in zip(profile.events, profile.counters):
+        member = size = None
+        crossed = 0
+        for _, kind, phase, a, b in events.records():
+            if kind == dump.IMPLICIT and phase == dump.BEGIN:
+                member, size = a, b
+            elif kind == dump.TASK and phase == dump.BEGIN and not b & 1 and a != member:
+                crossed += node(a, size) != node(member, size)
+        v = counters.values
+        check(v["run_other_node"] == crossed,
+              f"numa: thread {events.index}: run_other_node {v['run_other_node']}, the events "
+              f"show {crossed} tasks from the other node")
+        check(v["stolen_other_node"] <= v["tasks_stolen"],
+              f"numa: thread {events.index}: more steals across nodes than steals")
+        if threads == 2:
+            check(v["stolen_other_node"] == v["tasks_stolen"],
+                  f"numa: thread {events.index}: with one thread per node every steal crosses")
+    totals = profile.totals()
+    print(f"numa: {totals['run_other_node']} of {totals['tasks_run']} tasks ran on another "
+          f"node than their creator's, {totals['stolen_other_node']} of "
+          f"{totals['tasks_stolen']} steals crossed")
+    if threads > 1:
+        check(totals["run_other_node"] > 0, "numa: no task crossed nodes under rr placement")
+    rep = report(out)
+    check(rep.returncode == 0 and "2 NUMA node(s)" in rep.stdout and
+          any(line.startswith("Remote tasks") and line.split()[-1] != "-"
+              for line in rep.stdout.splitlines()),
+          f"numa: the report shows no locality rows: {rep.stdout[:2000]!r} {rep.stderr!r}")
 
 
 def check_reset_dump_counters(program, build, threads, tmp):
@@ -309,6 +368,7 @@ def main():
         tmp = Path(tmp)
         good = check_events_run(program, build, threads, tmp)
         check_full_buffer(program, build, threads, tmp)
+        check_numa(program, build, threads, tmp)
         check_reset_dump_counters(program, build, threads, tmp)
         check_unwritable(program, build, threads, tmp)
         if good:

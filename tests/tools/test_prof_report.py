@@ -49,16 +49,35 @@ class Report(unittest.TestCase):
 
     def test_unknown_counters_are_listed(self):
         with tempfile.TemporaryDirectory() as tmp:
-            threads = [dict(TWO_THREADS[0], counters={"run_same_node": 5, "shiny_new": 3}),
-                       TWO_THREADS[1]]
+            threads = [dict(TWO_THREADS[0], counters={"shiny_new": 3}), TWO_THREADS[1]]
             path = write_profile(Path(tmp) / "run", threads,
-                                 counters=("tasks_created", "run_same_node", "shiny_new"))
+                                 counters=("tasks_created", "shiny_new"))
             status, out, _ = run_report(path, "--no-plots")
             self.assertEqual(status, 0)
-            local = next(line for line in out.splitlines() if line.startswith("Local tasks"))
-            self.assertEqual(local.split()[-1], "5")
             self.assertTrue(any(line.startswith("shiny_new") and line.split()[-1] == "3"
                                 for line in out.splitlines()))
+
+    def test_locality_rows(self):
+        """Local = run - self - other node; shown only when the nodes were
+        read (meta.txt numa_nodes not 0)."""
+        counters = ("tasks_run", "run_self", "run_other_node", "tasks_stolen",
+                    "stolen_other_node")
+        values = {"tasks_run": 10, "run_self": 4, "run_other_node": 2, "tasks_stolen": 3,
+                  "stolen_other_node": 1}
+        threads = [dict(TWO_THREADS[0], counters=values), dict(TWO_THREADS[1], counters={})]
+        for nodes, expected in (("2", {"Local tasks": "4", "Remote tasks": "2",
+                                       "Local steal": "2", "Remote steal": "1"}),
+                                ("0", {"Local tasks": "-", "Remote tasks": "-",
+                                       "Local steal": "-", "Remote steal": "-"})):
+            with tempfile.TemporaryDirectory() as tmp:
+                path = write_profile(Path(tmp) / "run", threads, counters=counters,
+                                     meta_extra={"numa_nodes": nodes})
+                status, out, _ = run_report(path, "--no-plots")
+                self.assertEqual(status, 0)
+                rows = {label: next(line for line in out.splitlines()
+                                    if line.startswith(label)).split()[-1]
+                        for label in expected}
+                self.assertEqual(rows, expected, f"numa_nodes = {nodes}")
 
     def test_json(self):
         with tempfile.TemporaryDirectory() as tmp:
