@@ -24,7 +24,7 @@ void xomp_numa_init(void)
     if (hwloc_topology_load(topo)) {
         hwloc_topology_destroy(topo);
         xomp_warn("cannot read the machine topology (hwloc); the NUMA locality counters "
-                  "count every task as local");
+                  "stay 0 (meta.txt numa_nodes = 0)");
         return;
     }
     int nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
