@@ -7,6 +7,7 @@
 #include "../runtime/target.h"
 #include "../runtime/teams.h"
 #include "../runtime/thread.h"
+#include "../prof/dump.h"
 #include "../prof/stats.h"
 #include "../topo/topo.h"
 #include "abi.h"
@@ -23,6 +24,7 @@ XOMP_EXPORT const char *xomp_version(void)
 __attribute__((constructor)) static void xomp_init(void)
 {
     xomp_config_init();
+    xomp_prof_init(); /* the clock, before the first thread state records */
     /* The variables of the allocator, affinity-format, teams and target
      * modules; before any thread exists or is bound. */
     xomp_allocator_env_init();

@@ -16,7 +16,9 @@ struct task_extra_args {
 };
 
 /* Every task the fast path does not take (noinline: GOMP_task's fast path
- * then needs no stack frame). */
+ * then needs no stack frame).  The TASK_CREATE event is recorded here and
+ * in task_spawn_usual_slow: with XOMP_PROFILE=events every task comes this
+ * way (config.h, plain_tasks). */
 static __attribute__((noinline)) void task_spawn_general(void (*fn)(void *), void *data,
                                                          void (*cpyfn)(void *, void *),
                                                          long arg_size, long arg_align,
@@ -33,16 +35,23 @@ static __attribute__((noinline)) void task_spawn_general(void (*fn)(void *), voi
     if (arg_size < 0 || arg_align < 0 || (arg_align & (arg_align - 1)))
         xomp_fatal("GOMP_task: invalid argument block (size %ld, alignment %ld)", arg_size,
                    arg_align);
-    xomp_task_spawn(xomp_self(), fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align,
-                    !if_clause, flags, priority, depend, (void **)detach);
+    struct xomp_thread *thr = xomp_self();
+    XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);
+    xomp_task_spawn(thr, fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align, !if_clause, flags,
+                    priority, depend, (void **)detach);
+    XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
 }
 
 /* A task with usual arguments in an unusual place (outside a team, in a
- * final task, too deep, with cancellation on) or with an empty cache. */
+ * final task, too deep, with cancellation on or events recorded) or with an
+ * empty cache. */
 static __attribute__((noinline)) void task_spawn_usual_slow(void (*fn)(void *), void *data,
                                                             size_t arg_size, unsigned flags)
 {
-    xomp_task_spawn(xomp_self(), fn, data, NULL, arg_size, 8, false, flags, 0, NULL, NULL);
+    struct xomp_thread *thr = xomp_self();
+    XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);
+    xomp_task_spawn(thr, fn, data, NULL, arg_size, 8, false, flags, 0, NULL, NULL);
+    XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
 }
 
 /* The hot path: a task with usual arguments (noinline and with few
@@ -80,7 +89,10 @@ XOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
 
 XOMP_EXPORT void GOMP_taskwait_depend(void **depend)
 {
-    xomp_task_wait_depend(xomp_self(), depend);
+    struct xomp_thread *thr = xomp_self();
+    XOMP_PROF_BEGIN(thr, XOMP_EV_TASKWAIT, 0, 0);
+    xomp_task_wait_depend(thr, depend);
+    XOMP_PROF_END(thr, XOMP_EV_TASKWAIT);
 }
 
 XOMP_EXPORT void omp_fulfill_event(omp_event_handle_t event)
@@ -88,9 +100,23 @@ XOMP_EXPORT void omp_fulfill_event(omp_event_handle_t event)
     xomp_task_fulfill(xomp_self(), (struct xomp_task *)(uintptr_t)event);
 }
 
+/* A taskwait recorded as a TASKWAIT event (noinline: kept out of
+ * GOMP_taskwait, which then tests one flag and tail-calls). */
+static __attribute__((noinline)) void taskwait_recorded(struct xomp_thread *thr)
+{
+    xomp_prof_begin(thr, XOMP_EV_TASKWAIT, 0, 0);
+    xomp_taskwait(thr);
+    xomp_prof_end(thr, XOMP_EV_TASKWAIT);
+}
+
 XOMP_EXPORT void GOMP_taskwait(void)
 {
-    xomp_taskwait(xomp_self());
+    struct xomp_thread *thr = xomp_self();
+    if (XOMP_PROF_ON()) {
+        taskwait_recorded(thr);
+        return;
+    }
+    xomp_taskwait(thr);
 }
 
 XOMP_EXPORT void GOMP_taskyield(void)

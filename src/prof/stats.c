@@ -25,6 +25,8 @@ struct totals {
 static void add_thread(struct xomp_thread *thr, void *arg)
 {
     struct totals *tot = arg;
+    if (!xomp_prof_thread_current(thr))
+        return; /* counts from before xomp_profile_reset */
     const uint64_t *v = (const uint64_t *)&thr->stats;
     bool any = false;
     for (size_t i = 0; i < NFIELDS; i++)

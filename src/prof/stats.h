@@ -2,7 +2,10 @@
 /*
  * Always-on scheduling counters, one set per thread, incremented only by
  * their thread (plain adds, no atomics).  XOMP_STATS=1 prints them at exit.
- * They are the seed's Table 6.2 quantities.
+ * They are the seed's Table 6.2 quantities.  The NUMA ones count only when
+ * the machine has several nodes and the counters are reported (topo/numa.h);
+ * tasks run on the creator's node but by another thread are tasks_run -
+ * run_self - run_other_node.
  */
 #ifndef XOMP_STATS_H
 #define XOMP_STATS_H
@@ -13,6 +16,7 @@
     X(tasks_created, "deferred tasks created")                                          \
     X(tasks_run, "deferred tasks run")                                                  \
     X(run_self, "run by the thread that created them")                                  \
+    X(run_other_node, "run on another NUMA node than their creator's")                  \
     X(pushed_other, "pushed into another thread's ring (static push)")                   \
     X(immediate, "run at once because the target ring was full")                        \
     X(undeferred, "undeferred (if(0), final, depth bound, no team)")                    \
@@ -22,6 +26,7 @@
     X(req_src_empty, "requests refused: nothing to give")                               \
     X(req_target_full, "requests cut short: thief's ring full")                         \
     X(tasks_stolen, "tasks moved or redirected to a thief")                             \
+    X(stolen_other_node, "of those, to a thief on another NUMA node")                   \
     X(barriers, "barriers passed")
 
 struct xomp_stats {

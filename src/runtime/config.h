@@ -37,6 +37,8 @@ enum xomp_wait_policy { XOMP_WAIT_DEFAULT, XOMP_WAIT_ACTIVE, XOMP_WAIT_PASSIVE }
 enum xomp_placement { XOMP_PLACEMENT_RR, XOMP_PLACEMENT_LOCAL };
 enum xomp_barrier_kind { XOMP_BARRIER_TREE, XOMP_BARRIER_CENTRAL };
 enum xomp_dlb { XOMP_DLB_NONE, XOMP_DLB_WS, XOMP_DLB_RP };
+/* XOMP_PROFILE (src/prof/README.md). */
+enum xomp_profile_mode { XOMP_PROFILE_OFF, XOMP_PROFILE_COUNTERS, XOMP_PROFILE_EVENTS };
 
 /* The per-task data-environment ICVs.  Small on purpose: it is copied into
  * every task. */
@@ -85,15 +87,23 @@ struct xomp_config {
     enum xomp_barrier_kind barrier;
     unsigned barrier_arity;       /* children per node of the tree barrier */
     unsigned max_depth;           /* explicit-task frames one stack may hold */
+    /* XOMP_PROFILE=events and the profiler is compiled in (env.c): the one
+     * flag every event site tests (prof/events.h).  The task fast paths
+     * test none: recording events turns plain_tasks off (below). */
+    bool prof_events;
     enum xomp_dlb dlb;            /* load-balancing strategy (sched/dlb.h) */
     unsigned dlb_steal;           /* tasks moved or redirected per request */
     unsigned dlb_interval;        /* idle polls between a thief's requests */
     unsigned dlb_victims;         /* victims asked per attempt */
     bool stats;                   /* XOMP_STATS: print counters at exit */
+    enum xomp_profile_mode profile; /* XOMP_PROFILE */
+    unsigned profile_events;      /* XOMP_PROFILE_EVENTS: event buffer size per thread */
+    char *profile_dir;            /* XOMP_PROFILE_DIR; NULL: ./xomp-profile-PID */
 
     /* Derived: cancellation is off and the tree barrier counts tasks, so a
      * task needs no check before it runs and is counted in its worker's
-     * private counters (the task fast paths rely on it). */
+     * private counters (the task fast paths rely on it); and events are not
+     * recorded (the fast paths have no event sites). */
     bool plain_tasks;
 };
 
@@ -116,6 +126,8 @@ bool xomp_env_uint(const char *name, unsigned long min, unsigned long max, unsig
 
 /* "none", "ws" or "rp". */
 const char *xomp_dlb_name(enum xomp_dlb dlb);
+/* "off", "counters" or "events". */
+const char *xomp_profile_mode_name(enum xomp_profile_mode mode);
 
 /* Print the OMP_DISPLAY_ENV block (also omp_display_env()). */
 void xomp_display_env(bool verbose);

@@ -2,6 +2,7 @@
 /* OMP_DISPLAY_ENV / omp_display_env(): libgomp's layout, plus xomp's banner
  * and its own XOMP_* settings. */
 #include "config.h"
+#include "../prof/dump.h"
 #include "../topo/topo.h"
 #include "affinity_format.h"
 #include "allocator.h"
@@ -100,6 +101,13 @@ void xomp_display_env(bool verbose)
         fputs("  XOMP_SPIN_US = 'INFINITE'\n", f);
     else
         fprintf(f, "  XOMP_SPIN_US = '%llu'\n", (unsigned long long)(c->spin_ns / 1000));
+    fprintf(f, "  XOMP_PROFILE = '%s'\n", xomp_profile_mode_name(c->profile));
+    if (verbose) {
+        char dir[4096];
+        xomp_prof_default_dir(dir, sizeof dir);
+        fprintf(f, "  XOMP_PROFILE_EVENTS = '%u'\n", c->profile_events);
+        fprintf(f, "  XOMP_PROFILE_DIR = '%s'\n", dir);
+    }
     fputs("OPENMP DISPLAY ENVIRONMENT END\n", f);
     funlockfile(f);
 }

@@ -439,6 +439,48 @@ static void env_xomp(void)
         xomp_cfg.spin_ns = xomp_cfg.spin_ns_oversubscribed = (uint64_t)x * 1000;
 }
 
+/* The profiler's switches (src/prof/README.md). */
+static void env_profile(void)
+{
+    const char *v = getenv("XOMP_PROFILE");
+    if (v) {
+        const char *s = skip_space(v);
+        static const enum xomp_profile_mode modes[] = {XOMP_PROFILE_OFF, XOMP_PROFILE_COUNTERS,
+                                                      XOMP_PROFILE_EVENTS};
+        bool known = false;
+        for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+            const char *word = xomp_profile_mode_name(modes[i]);
+            size_t n = strlen(word);
+            if (!strncasecmp(s, word, n) && !*skip_space(s + n)) {
+                xomp_cfg.profile = modes[i];
+                known = true;
+            }
+        }
+        if (!known)
+            invalid("XOMP_PROFILE", v, "off");
+    }
+#if defined(XOMP_PROFILER) && !XOMP_PROFILER
+    if (xomp_cfg.profile == XOMP_PROFILE_EVENTS) {
+        xomp_warn("XOMP_PROFILE=events: event recording is compiled out of this build "
+                  "(cmake -DXOMP_PROFILER=OFF); using counters");
+        xomp_cfg.profile = XOMP_PROFILE_COUNTERS;
+    }
+#endif
+    xomp_cfg.prof_events = xomp_cfg.profile == XOMP_PROFILE_EVENTS;
+
+    unsigned long x = xomp_cfg.profile_events;
+    if (env_uint("XOMP_PROFILE_EVENTS", 16, 1ul << 28, &x, ""))
+        xomp_cfg.profile_events = (unsigned)x;
+
+    v = getenv("XOMP_PROFILE_DIR");
+    if (v) {
+        if (!*skip_space(v) || strlen(v) >= PATH_MAX - 64)
+            invalid("XOMP_PROFILE_DIR", v, "./xomp-profile-PID");
+        else if (!(xomp_cfg.profile_dir = strdup(v)))
+            invalid("XOMP_PROFILE_DIR", v, "./xomp-profile-PID (out of memory)");
+    }
+}
+
 static unsigned count_cpus(void)
 {
     cpu_set_t set;
@@ -475,6 +517,8 @@ void xomp_config_init(void)
     c->dlb_steal = 1;
     c->dlb_interval = 16;
     c->dlb_victims = 1;
+    c->profile = XOMP_PROFILE_OFF;
+    c->profile_events = 1u << 20; /* 16 MiB per thread, allocated only with events */
 
     env_num_threads();
     env_proc_bind();
@@ -524,7 +568,10 @@ void xomp_config_init(void)
         c->spin_ns = c->spin_ns_oversubscribed = 0;
 
     env_xomp();
-    c->plain_tasks = !c->cancellation && c->barrier == XOMP_BARRIER_TREE;
+    env_profile();
+    /* Recording events makes every task take the general paths, where the
+     * event sites are: the fast paths then carry no profiler test. */
+    c->plain_tasks = !c->cancellation && c->barrier == XOMP_BARRIER_TREE && !c->prof_events;
 }
 
 void xomp_env_invalid(const char *name, const char *value, const char *fallback)
@@ -546,6 +593,11 @@ bool xomp_env_uint(const char *name, unsigned long min, unsigned long max, unsig
 const char *xomp_dlb_name(enum xomp_dlb dlb)
 {
     return dlb == XOMP_DLB_WS ? "ws" : dlb == XOMP_DLB_RP ? "rp" : "none";
+}
+
+const char *xomp_profile_mode_name(enum xomp_profile_mode mode)
+{
+    return mode == XOMP_PROFILE_EVENTS ? "events" : mode == XOMP_PROFILE_COUNTERS ? "counters" : "off";
 }
 
 void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child)

@@ -13,6 +13,7 @@
 #include "../task/depend.h"
 #include "../task/task_core.h"
 #include "../topo/binding.h"
+#include "../topo/numa.h"
 #include "affinity_format.h"
 #include "log.h"
 #include "thread.h"
@@ -78,6 +79,7 @@ struct xomp_team *xomp_team_create(unsigned capacity, unsigned level)
     team->workers = workers;
     team->keeps_threads = level == 1;
     team->member_place = xcalloc(capacity, sizeof *team->member_place);
+    team->member_node = xcalloc(capacity, sizeof *team->member_node);
     team->member_part_first = xcalloc(capacity, sizeof *team->member_part_first);
     team->member_part_len = xcalloc(capacity, sizeof *team->member_part_len);
     for (unsigned i = 0; i < capacity; i++) {
@@ -106,6 +108,13 @@ static void team_wait_left(struct xomp_team *team, unsigned n)
             xomp_cpu_relax();
 }
 
+void xomp_team_quiesce(struct xomp_thread *master)
+{
+    for (unsigned slot = 0; slot < XOMP_HOT_LEVELS; slot++)
+        if (master->hot_team[slot])
+            team_wait_left(master->hot_team[slot], master->hot_team[slot]->nthreads);
+}
+
 void xomp_team_destroy(struct xomp_team *team)
 {
     team_wait_left(team, team->nthreads);
@@ -126,6 +135,7 @@ void xomp_team_destroy(struct xomp_team *team)
     }
     free(team->workers);
     free(team->member_place);
+    free(team->member_node);
     free(team->member_part_first);
     free(team->member_part_len);
     free(team);
@@ -190,15 +200,22 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
         thr->depth = 0; /* a fresh stack; the master keeps counting its own */
     thr->region_seen = team->region;
     xomp_bind_member(thr, team, id);
+    if (xomp_numa_multi) /* after binding: the CPU it runs on now */
+        atomic_store_explicit(&team->member_node[id], (uint16_t)xomp_numa_node_here(),
+                              memory_order_relaxed);
 }
 
 /* Run by a pool thread launched on member `id` (thread.c's dock loop). */
 void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsigned id)
 {
+    xomp_prof_region_begin(thr, team->level);
     member_begin(thr, team, id);
+    XOMP_PROF_BEGIN(thr, XOMP_EV_IMPLICIT, id, team->nthreads);
     team->fn(team->data);
+    XOMP_PROF_END(thr, XOMP_EV_IMPLICIT);
     if (!team->workers[id].end_barrier_done)
         xomp_barrier_wait(thr);
+    xomp_prof_region_end(thr, team->master, team->region);
     uint64_t region = thr->region_seen;
     thr->team = NULL;
     thr->worker = NULL;
@@ -222,6 +239,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     struct xomp_thread *thr = xomp_self();
     struct xomp_team *outer = thr->team;
     unsigned level = outer ? outer->level + 1 : 1;
+    xomp_prof_region_begin(thr, level);
     struct xomp_team *team = team_for_region(thr, level, &n);
     /* Members of the previous region may still be passing its release down
      * the tree: wait until none touches the team before changing it. */
@@ -270,6 +288,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     for (unsigned i = 1; i < n; i++)
         xomp_thread_launch(team->workers[i].thread, team, i);
     member_begin(thr, team, 0);
+    XOMP_PROF_BEGIN(thr, XOMP_EV_IMPLICIT, 0, n);
     return n;
 }
 
@@ -279,8 +298,10 @@ void xomp_parallel_end(void)
     struct xomp_team *team = thr->team;
     if (!team || thr->team_id != 0 || team->master != thr)
         xomp_fatal("GOMP_parallel_end called outside the master of a parallel region");
+    XOMP_PROF_END(thr, XOMP_EV_IMPLICIT);
     if (!thr->worker->end_barrier_done)
         xomp_barrier_wait(thr);
+    uint64_t region = team->region;
 
     unsigned n = team->nthreads;
     thr->task = team->saved_task;
@@ -304,6 +325,7 @@ void xomp_parallel_end(void)
     unsigned level = team->level;
     if (level - 1 >= XOMP_HOT_LEVELS)
         xomp_team_destroy(team); /* too deep to be worth caching */
+    xomp_prof_region_end(thr, thr, region);
 }
 
 void xomp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)

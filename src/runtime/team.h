@@ -107,6 +107,10 @@ struct xomp_team {
     /* Affinity plan of the region (topo/binding.c), per member. */
     bool binding;
     int *member_place;
+    /* NUMA node of each member, stored by the member when it starts (only
+     * when xomp_numa_multi; otherwise all 0) and read by the locality
+     * counters.  Relaxed everywhere: statistics labels. */
+    _Atomic uint16_t *member_node;
     uint16_t *member_part_first;
     uint16_t *member_part_len;
     /* The master's state before the region, restored at its end. */
@@ -134,6 +138,21 @@ void xomp_parallel_end(void);
  * destruction (after every member left).  Exposed for unit tests. */
 struct xomp_team *xomp_team_create(unsigned capacity, unsigned level);
 void xomp_team_destroy(struct xomp_team *team);
+
+/* Do members a and b of the team run on different NUMA nodes?  (Only
+ * meaningful when xomp_numa_multi; the locality counters.) */
+static inline bool xomp_members_cross_nodes(const struct xomp_team *team, unsigned a, unsigned b)
+{
+    /* relaxed: labels, see member_node. */
+    return atomic_load_explicit(&team->member_node[a], memory_order_relaxed) !=
+           atomic_load_explicit(&team->member_node[b], memory_order_relaxed);
+}
+
+/* Wait until the members of every team `master` keeps (its hot teams) have
+ * left their last region, so that what they wrote there (counters, event
+ * buffers) happens before what the caller does next.  Call it outside any
+ * region: a team's members only take a moment to leave after its end. */
+void xomp_team_quiesce(struct xomp_thread *master);
 
 /* Threads a parallel region would get for a num_threads request (0: none). */
 unsigned xomp_resolve_num_threads(struct xomp_thread *thr, unsigned requested);

@@ -37,6 +37,7 @@ static struct xomp_thread *thread_new(void)
     t->place = -1;
     xomp_task_init_implicit(&t->initial_task, t, NULL, NULL, &xomp_cfg.icv);
     t->task = &t->initial_task;
+    xomp_prof_thread_init(t);
     pthread_mutex_lock(&pool_lock);
     t->all_next = all_threads;
     all_threads = t;
@@ -44,10 +45,13 @@ static struct xomp_thread *thread_new(void)
     return t;
 }
 
-struct xomp_thread *xomp_thread_self_slow(void)
+/* noinline: inlined (LTO) it makes every entry point that calls
+ * xomp_self() set up a stack frame for this first call. */
+__attribute__((noinline)) struct xomp_thread *xomp_thread_self_slow(void)
 {
     struct xomp_thread *t = thread_new();
     xomp_tls = t;
+    xomp_prof_thread_start(t);
     return t;
 }
 
@@ -83,6 +87,7 @@ static void *pool_thread_main(void *arg)
 {
     struct xomp_thread *thr = arg;
     xomp_tls = thr;
+    xomp_prof_thread_start(thr);
     for (;;) {
         dock_wait(thr);
         if (thr->exit_requested)

@@ -9,6 +9,7 @@
 #define XOMP_THREAD_H
 
 #include "../task/task.h"
+#include "../prof/events.h"
 #include "../prof/stats.h"
 #include "../task/task_alloc.h"
 #include "team.h"
@@ -29,6 +30,7 @@ struct xomp_thread {
     unsigned depth;             /* explicit-task frames on this stack */
     struct xomp_task_cache cache;
     struct xomp_stats stats; /* owner-only counters (prof/stats.h) */
+    struct xomp_prof_thread prof; /* event buffer (prof/events.h) */
 
     /* ---- touched by other threads to wake this one ---- */
     struct xomp_waker waker;

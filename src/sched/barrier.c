@@ -120,6 +120,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
             xomp_idle_init(&idle);
             continue;
         }
+        XOMP_PROF_IDLE(thr);
         if (c.backoff) {
             if (!backoff_over(&c)) {
                 xomp_idle_step(&thr->waker, &idle, tree_recheck, &c);
@@ -269,6 +270,7 @@ static uint64_t central_wait(struct xomp_thread *thr)
             xomp_idle_init(&idle);
             continue;
         }
+        XOMP_PROF_IDLE(thr);
         if (central_complete(&c)) {
             uint64_t expected = c.target_gen - 2;
             /* acquire: we own the verdict slot once the CAS to "deciding"
@@ -293,8 +295,10 @@ static uint64_t central_wait(struct xomp_thread *thr)
 static uint64_t barrier_wait(struct xomp_thread *thr)
 {
     thr->stats.barriers++;
+    XOMP_PROF_BEGIN(thr, XOMP_EV_BARRIER, thr->team_id, 0);
     uint64_t flags =
         thr->team->barrier_kind == XOMP_BARRIER_CENTRAL ? central_wait(thr) : tree_wait(thr);
+    XOMP_PROF_END(thr, XOMP_EV_BARRIER);
     /* Every task of the team completed: the implicit task's dependence
      * records are no longer touched by anybody. */
     struct xomp_task *implicit = thr->task;

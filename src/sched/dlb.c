@@ -6,6 +6,7 @@
 #include "dlb.h"
 
 #include "../runtime/thread.h"
+#include "../topo/numa.h"
 #include "xqueue.h"
 
 /* Publish the member's new round: every request written before carries an
@@ -55,6 +56,8 @@ static unsigned give_oldest(struct xomp_team *team, struct xomp_worker *me, unsi
     if (moved)
         st->req_with_steal++;
     st->tasks_stolen += moved;
+    if (moved && xomp_numa_multi && xomp_members_cross_nodes(team, me->id, thief))
+        st->stolen_other_node += moved;
     return moved;
 }
 
@@ -75,19 +78,28 @@ void xomp_dlb_serve(struct xomp_team *team, struct xomp_worker *me)
         me->dlb_redirect = (int)thief;
         me->dlb_redirect_left = xomp_cfg.dlb_steal;
         me->thread->stats.req_with_steal++;
+        XOMP_PROF_INSTANT(me->thread, XOMP_EV_STEAL_SERVE, thief,
+                          XOMP_EV_SERVE_REDIRECT | xomp_cfg.dlb_steal);
         return;
     }
-    if (give_oldest(team, me, thief))
+    unsigned moved = give_oldest(team, me, thief);
+    XOMP_PROF_INSTANT(me->thread, XOMP_EV_STEAL_SERVE, thief, moved);
+    if (moved)
         xomp_wake_if_sleeping(&team->workers[thief].thread->waker);
     advance_round(me); /* served, or refused for lack of tasks */
 }
 
 void xomp_dlb_redirected(struct xomp_worker *me, bool ring_full)
 {
-    if (ring_full)
-        me->thread->stats.req_target_full++;
-    else
-        me->thread->stats.tasks_stolen++;
+    struct xomp_stats *st = &me->thread->stats;
+    if (ring_full) {
+        st->req_target_full++;
+    } else {
+        st->tasks_stolen++;
+        if (xomp_numa_multi &&
+            xomp_members_cross_nodes(me->team, me->id, (unsigned)me->dlb_redirect))
+            st->stolen_other_node++;
+    }
     if (ring_full || --me->dlb_redirect_left == 0) {
         me->dlb_redirect = -1;
         advance_round(me);
@@ -126,6 +138,7 @@ void xomp_dlb_idle(struct xomp_team *team, struct xomp_worker *me)
                                   round | ((uint64_t)me->id << XOMP_DLB_ROUND_BITS),
                                   memory_order_relaxed);
             me->thread->stats.req_sent++;
+            XOMP_PROF_INSTANT(me->thread, XOMP_EV_STEAL_REQUEST, v, 0);
         }
     }
 }

@@ -10,6 +10,7 @@
 #include "../runtime/thread.h"
 #include "../sched/dlb.h"
 #include "../sched/xqueue.h"
+#include "../topo/numa.h"
 #include "depend.h"
 #include "spawn_fast.h"
 #include "task_alloc.h"
@@ -140,19 +141,34 @@ static bool task_cancelled(const struct xomp_task *t)
            (t->taskgroup && atomic_load_explicit(&t->taskgroup->cancelled, memory_order_acquire));
 }
 
+/* A deferred task starts on member w: did its creator run it, and did it
+ * cross NUMA nodes (topo/numa.h; the flag is false on one-node machines)? */
+static inline __attribute__((always_inline)) void count_task_run(struct xomp_thread *thr,
+                                                                 const struct xomp_worker *w,
+                                                                 const struct xomp_task *t)
+{
+    bool self = t->creator == w->id;
+    thr->stats.tasks_run++;
+    thr->stats.run_self += self;
+    /* Tested second: only tasks from another member reach the load. */
+    if (__builtin_expect(!self && xomp_numa_multi, 0))
+        thr->stats.run_other_node += xomp_members_cross_nodes(w->team, t->creator, w->id);
+}
+
 /* Run a task's body on this thread, then complete it (or, for a
  * detachable task whose event is not fulfilled yet, leave that to
  * omp_fulfill_event). */
 static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
 {
     struct xomp_task *prev = thr->task;
-    thr->stats.tasks_run++;
-    thr->stats.run_self += thr->worker && t->creator == thr->worker->id;
+    count_task_run(thr, thr->worker, t);
     t->owner = thr;
     thr->task = t;
     thr->depth++;
+    XOMP_PROF_TASK_BEGIN(thr, t);
     if (!(xomp_cfg.cancellation && task_cancelled(t)))
         t->fn(t->data);
+    XOMP_PROF_TASK_END(thr);
     thr->depth--;
     thr->task = prev;
     /* acq_rel: whichever of the body's end and the fulfilment comes second
@@ -163,7 +179,8 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     task_complete(thr, t);
 }
 
-/* The common case: no dependences, no detach, plain tasks.  The
+/* The common case: no dependences, no detach, plain tasks (so no events
+ * are recorded: task_execute_general records TASK).  The
  * completion steps are those of task_complete, with the usual outcome
  * inline: no child of the task is still running elsewhere (so it is freed
  * here), no taskgroup, and the parent is suspended beneath it on this
@@ -179,8 +196,7 @@ static inline __attribute__((always_inline)) void task_execute_on(struct xomp_th
         task_execute_general(thr, t);
         return;
     }
-    thr->stats.tasks_run++;
-    thr->stats.run_self += t->creator == w->id;
+    count_task_run(thr, w, t);
     t->owner = thr;
     thr->task = t;
     thr->depth++;
@@ -381,6 +397,7 @@ static void wait_until(struct xomp_thread *thr, bool (*done)(void *), void *arg)
             xomp_idle_init(&idle);
             continue;
         }
+        XOMP_PROF_IDLE(thr);
         xomp_idle_step(&thr->waker, &idle, wait_recheck, &c);
     }
 }
@@ -455,7 +472,9 @@ void xomp_taskgroup_end(struct xomp_thread *thr)
     struct xomp_taskgroup *tg = t->taskgroup;
     if (!tg)
         xomp_fatal("GOMP_taskgroup_end without a matching GOMP_taskgroup_start");
+    XOMP_PROF_BEGIN(thr, XOMP_EV_TASKGROUP, 0, 0);
     wait_until(thr, taskgroup_done, tg);
+    XOMP_PROF_END(thr, XOMP_EV_TASKGROUP);
     t->taskgroup = tg->prev;
     free(tg);
 }
@@ -552,7 +571,9 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         }
         thr->task = t;
         thr->depth++;
+        XOMP_PROF_TASK_BEGIN(thr, t);
         fn(args);
+        XOMP_PROF_TASK_END(thr);
         thr->depth--;
         thr->task = parent;
         if ((t->flags & XOMP_TASK_DETACH) &&

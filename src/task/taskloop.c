@@ -160,8 +160,10 @@ static void set_range_ull(void *args, void *ctx)
             r.end = start;                                                                     \
             if (i == nfirst)                                                                   \
                 task_step = nfirst_step;                                                       \
+            XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);                                   \
             xomp_task_spawn_fixed(thr, fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align,   \
                                   undeferred, task_flags, priority, &fixup);                   \
+            XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);                                           \
         }                                                                                      \
         if (group)                                                                             \
             xomp_taskgroup_end(thr);                                                           \

@@ -5,7 +5,8 @@
 # program prints one block from "OPENMP DISPLAY ENVIRONMENT BEGIN" to
 # "... END" holding the xomp banner and a "NAME = 'value'" line for every
 # OMP_* setting and xomp's XOMP_QUEUE_SIZE, XOMP_PLACEMENT, XOMP_BARRIER,
-# whose values reflect the environment given; =verbose adds GOMP_SPINCOUNT;
+# XOMP_PROFILE, whose values reflect the environment given; =verbose adds
+# GOMP_SPINCOUNT, XOMP_PROFILE_EVENTS and XOMP_PROFILE_DIR;
 # =false prints nothing.  The program itself still runs correctly and no
 # "xomp: " warning appears.  Usage: display_env.sh BUILD_DIR
 set -u
@@ -144,7 +145,9 @@ if check_block "OMP_DISPLAY_ENV=true"; then
     expect XOMP_QUEUE_SIZE 64
     expect XOMP_PLACEMENT local
     expect XOMP_BARRIER central
+    expect XOMP_PROFILE off
     absent GOMP_SPINCOUNT
+    absent XOMP_PROFILE_EVENTS
 fi
 
 echo "== OMP_DISPLAY_ENV=true, defaults"
@@ -169,12 +172,16 @@ if check_block "OMP_DISPLAY_ENV=true (defaults)"; then
 fi
 
 echo "== OMP_DISPLAY_ENV=verbose"
-run OMP_DISPLAY_ENV=verbose OMP_NUM_THREADS=2 XOMP_PLACEMENT=local
+run OMP_DISPLAY_ENV=verbose OMP_NUM_THREADS=2 XOMP_PLACEMENT=local XOMP_PROFILE_EVENTS=4096 \
+    XOMP_PROFILE_DIR=/tmp/xomp-display-env-profile
 if check_block "OMP_DISPLAY_ENV=verbose"; then
     expect OMP_NUM_THREADS 2
     expect XOMP_PLACEMENT local
     expect OMP_MAX_ACTIVE_LEVELS '*'
     expect GOMP_SPINCOUNT '*'
+    expect XOMP_PROFILE off
+    expect XOMP_PROFILE_EVENTS 4096
+    expect XOMP_PROFILE_DIR /tmp/xomp-display-env-profile
 fi
 
 echo "== OMP_DISPLAY_ENV=false"

@@ -62,6 +62,17 @@ class Resolve(unittest.TestCase):
         self.assertEqual(env["LD_LIBRARY_PATH"],
                          os.path.abspath(self.build / "lib") + ":/opt/x")
 
+    def test_xomp_of_another_build(self):
+        other = self.build / "other" / "lib"
+        spec = parse_runtime_spec(f"xomp:LD_LIBRARY_PATH={other}")
+        self.assertIn(str(other), runtimes.resolve(spec, self.build).unavailable)
+        other.mkdir(parents=True)
+        (other / "libgomp.so.1").write_bytes(b"")
+        rt = runtimes.resolve(spec, self.build)
+        self.assertIsNone(rt.unavailable)
+        self.assertEqual(rt.library, os.path.abspath(other / "libgomp.so.1"))
+        self.assertEqual(runtimes.run_env(rt, 1, {})["LD_LIBRARY_PATH"], os.path.abspath(other))
+
     def test_llvm_found_or_not(self):
         fake = self.build / "libomp.so.5"
         fake.write_bytes(b"")

@@ -11,10 +11,12 @@ from pathlib import Path
 
 from . import bench
 from .errors import UsageError
+from .prof import command as report
 
 # name -> (module, one-line help)
 SUBCOMMANDS = {
     "bench": (bench, "benchmark the kernels under libgomp, LLVM libomp and xomp"),
+    "report": (report, "tables and figures from a profile (XOMP_PROFILE=counters|events)"),
 }
 
 

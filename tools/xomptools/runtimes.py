@@ -12,7 +12,9 @@ process environment decides which runtime executes it:
 
 A runtime spec may add settings, `xomp:XOMP_PLACEMENT=local,XOMP_QUEUE_SIZE=64`,
 so several configurations of one runtime can be compared in one table; the
-spec text is the name shown everywhere.
+spec text is the name shown everywhere.  An xomp spec that sets
+LD_LIBRARY_PATH=DIR runs the xomp in DIR instead of BUILD/lib, so two builds
+can be compared (`xomp:LD_LIBRARY_PATH=build-noprof/lib`).
 """
 import glob
 import os
@@ -124,10 +126,11 @@ def resolve(spec: RuntimeSpec, build_dir: Path, libomp_candidates=LIBOMP_CANDIDA
                            + "; on Debian: apt install libomp5")
         env["LD_PRELOAD"] = lib
         return Runtime(spec, library=lib, env=env)
-    lib = xomp_library(build_dir)
+    lib = Path(env["LD_LIBRARY_PATH"]) / "libgomp.so.1" if "LD_LIBRARY_PATH" in env \
+        else xomp_library(build_dir)
     if not lib.is_file():
         return Runtime(spec, unavailable=f"xomp is not built ({lib} not found)",
-                       hint=f"build it: ninja -C {build_dir}")
+                       hint=f"build it: ninja -C {lib.parent.parent}")
     env["LD_LIBRARY_PATH"] = os.path.abspath(lib.parent)
     return Runtime(spec, library=os.path.abspath(lib), env=env)
 

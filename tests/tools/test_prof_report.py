@@ -1,0 +1,155 @@
+# Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0
+"""`xomp report`: the text, --json, --compare, figures, and the one-line
+error for a profile that cannot be read."""
+import contextlib
+import importlib.util
+import io
+import json
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from xomptools import cli
+
+from .prof_fakes import TWO_THREADS, write_profile
+
+
+def run_report(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = cli.main(["report", *map(str, argv)])
+        except SystemExit as exit_:
+            status = exit_.code
+    return status, out.getvalue(), err.getvalue()
+
+
+class Report(unittest.TestCase):
+    def test_text_sections(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_profile(Path(tmp) / "run")
+            status, out, err = run_report(path, "--no-plots")
+            self.assertEqual((status, err), (0, ""))
+            for text in ("Time per thread and state", "0 (initial)", "1 (pool)",
+                         "Stall time by where", "stall in barrier", "Parallel regions",
+                         "Scheduling counters", "Self tasks", "Counters per thread",
+                         "Task sizes", "2^4..2^5"):
+                self.assertIn(text, out)
+            # A 140 ns run is shown in ns: the master's runtime 20, total 140.
+            self.assertIn("Time per thread and state (ns)", out)
+            header = next(line for line in out.splitlines() if line.startswith("thread "))
+            row = next(line for line in out.splitlines() if line.startswith("0 (initial)"))
+            values = dict(zip(header.split()[1:], row.split()[2:]))
+            self.assertEqual((float(values["runtime"]), float(values["total"])), (20, 140))
+            # A row of Table 6.2 whose counter this build lacks shows "-".
+            local = next(line for line in out.splitlines() if line.startswith("Local tasks"))
+            self.assertEqual(local.split()[-1], "-")
+
+    def test_unknown_counters_are_listed(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            threads = [dict(TWO_THREADS[0], counters={"shiny_new": 3}), TWO_THREADS[1]]
+            path = write_profile(Path(tmp) / "run", threads,
+                                 counters=("tasks_created", "shiny_new"))
+            status, out, _ = run_report(path, "--no-plots")
+            self.assertEqual(status, 0)
+            self.assertTrue(any(line.startswith("shiny_new") and line.split()[-1] == "3"
+                                for line in out.splitlines()))
+
+    def test_locality_rows(self):
+        """Local = run - self - other node; shown only when the nodes were
+        read (meta.txt numa_nodes not 0)."""
+        counters = ("tasks_run", "run_self", "run_other_node", "tasks_stolen",
+                    "stolen_other_node")
+        values = {"tasks_run": 10, "run_self": 4, "run_other_node": 2, "tasks_stolen": 3,
+                  "stolen_other_node": 1}
+        threads = [dict(TWO_THREADS[0], counters=values), dict(TWO_THREADS[1], counters={})]
+        for nodes, expected in (("2", {"Local tasks": "4", "Remote tasks": "2",
+                                       "Local steal": "2", "Remote steal": "1"}),
+                                ("0", {"Local tasks": "-", "Remote tasks": "-",
+                                       "Local steal": "-", "Remote steal": "-"})):
+            with tempfile.TemporaryDirectory() as tmp:
+                path = write_profile(Path(tmp) / "run", threads, counters=counters,
+                                     meta_extra={"numa_nodes": nodes})
+                status, out, _ = run_report(path, "--no-plots")
+                self.assertEqual(status, 0)
+                rows = {label: next(line for line in out.splitlines()
+                                    if line.startswith(label)).split()[-1]
+                        for label in expected}
+                self.assertEqual(rows, expected, f"numa_nodes = {nodes}")
+
+    def test_json(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_profile(Path(tmp) / "run")
+            status, _, _ = run_report(path, "--no-plots", "--json", Path(tmp) / "r.json")
+            self.assertEqual(status, 0)
+            data = json.loads((Path(tmp) / "r.json").read_text())
+            self.assertAlmostEqual(data["wall_s"], 140e-9)
+            self.assertAlmostEqual(sum(data["threads"][1]["states_s"].values()), 140e-9)
+            self.assertEqual(data["task_sizes"]["log2_buckets"], {"4": 1, "5": 1})
+            self.assertEqual(data["totals"]["tasks_run"], 2)
+
+    def test_counters_only(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_profile(Path(tmp) / "run", mode="counters")
+            status, out, _ = run_report(path, "--no-plots")
+            self.assertEqual(status, 0)
+            self.assertIn("no events", out)
+            self.assertIn("Scheduling counters", out)
+            self.assertNotIn("Time per thread", out)
+
+    def test_compare(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            a = write_profile(Path(tmp) / "a")
+            b = write_profile(Path(tmp) / "b", ticks_per_second=0.5e9)  # twice as long
+            status, out, _ = run_report(a, "--compare", b, "--no-plots")
+            self.assertEqual(status, 0)
+            wall = next(line for line in out.splitlines() if line.startswith("wall (regions)"))
+            self.assertTrue(wall.endswith("2.00x"), wall)
+            self.assertIn("A = ", out)
+
+    def test_damaged_profile_is_one_line_and_status_1(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_profile(Path(tmp) / "run")
+            (path / "events.bin").write_bytes((path / "events.bin").read_bytes()[:-3])
+            status, out, err = run_report(path)
+            self.assertEqual(status, 1)
+            self.assertEqual(len(err.strip().splitlines()), 1)
+            self.assertTrue(err.startswith("xomp report: error:"), err)
+            self.assertIn("truncated", err)
+
+    def test_missing_matplotlib_is_one_line(self):
+        with tempfile.TemporaryDirectory() as tmp, \
+                mock.patch.dict(sys.modules, {"matplotlib": None}):
+            path = write_profile(Path(tmp) / "run")
+            status, out, err = run_report(path)
+            self.assertEqual(status, 0)
+            self.assertEqual(len(err.strip().splitlines()), 1)
+            self.assertIn("matplotlib", err)
+            self.assertFalse(list(path.glob("*.png")))
+
+    @unittest.skipUnless(importlib.util.find_spec("matplotlib"), "matplotlib not installed")
+    def test_figures(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_profile(Path(tmp) / "run")
+            status, out, err = run_report(path, "--out", Path(tmp) / "figs")
+            self.assertEqual((status, err), (0, ""))
+            names = sorted(p.name for p in (Path(tmp) / "figs").glob("*.png"))
+            self.assertEqual(names, ["gantt.png", "task-counts.png", "task-sizes.png",
+                                     "timeline-summary.png"])
+            for p in (Path(tmp) / "figs").glob("*.png"):
+                self.assertEqual(p.read_bytes()[:8], b"\x89PNG\r\n\x1a\n")
+            # Too many events for a Gantt chart: skipped, with a note.
+            status, out, err = run_report(path, "--out", Path(tmp) / "f2", "--gantt-limit", "5")
+            self.assertIn("gantt.png skipped", err)
+            self.assertFalse((Path(tmp) / "f2" / "gantt.png").exists())
+            b = write_profile(Path(tmp) / "b")
+            status, out, err = run_report(path, "--compare", b, "--out", Path(tmp) / "cmp")
+            self.assertEqual(sorted(p.name for p in (Path(tmp) / "cmp").glob("*.png")),
+                             ["compare-task-counts.png", "compare-task-sizes.png",
+                              "compare-timeline-summary.png"])
+
+
+if __name__ == "__main__":
+    unittest.main()
