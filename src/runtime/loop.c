@@ -19,6 +19,7 @@
 #include "loop.h"
 
 #include "../sched/barrier.h"
+#include "../task/reduction.h"
 #include "log.h"
 #include "team.h"
 #include "thread.h"
@@ -350,15 +351,19 @@ static struct xomp_ws *enter(struct xomp_thread *thr, const struct xomp_loop_arg
         ws = xomp_ws_enter(thr, &first);
         if (first) {
             ws_init(ws, a, thr->team->nthreads);
+            xomp_ws_share_task_reductions(thr, ws, true, a->reductions);
             xomp_ws_publish(thr, ws);
         } else {
             xomp_ws_wait_ready(thr, ws);
+            xomp_ws_share_task_reductions(thr, ws, false, a->reductions);
         }
     } else {
         ws = &solo_ws;
         free(ws->heap); /* a loop left without its end call */
         ws->heap = NULL;
         ws_init(ws, a, 1);
+        if (a->reductions)
+            xomp_workshare_reduction_start(thr, a->reductions, NULL);
     }
     member_enter(thr, xomp_loop_member(thr), ws);
     return ws;
@@ -415,6 +420,28 @@ bool xomp_loop_end(enum xomp_loop_end how)
         return xomp_barrier_wait_cancellable(thr);
     xomp_barrier_wait(thr);
     return false;
+}
+
+void xomp_scope_start(uintptr_t *reductions)
+{
+    struct xomp_thread *thr = xomp_self();
+    if (!reductions)
+        return; /* GCC never asks; nothing to share */
+    if (!thr->team) {
+        xomp_workshare_reduction_start(thr, reductions, NULL);
+        return;
+    }
+    bool first;
+    struct xomp_ws *ws = xomp_ws_enter(thr, &first);
+    if (first) {
+        xomp_ws_share_task_reductions(thr, ws, true, reductions);
+        xomp_ws_publish(thr, ws);
+    } else {
+        xomp_ws_wait_ready(thr, ws);
+        xomp_ws_share_task_reductions(thr, ws, false, reductions);
+    }
+    /* The slot only carried the registration to the members. */
+    xomp_ws_leave(thr, ws);
 }
 
 void xomp_parallel_loop_start(void (*fn)(void *), void *data, unsigned num_threads,

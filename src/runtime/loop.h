@@ -73,6 +73,7 @@ struct xomp_loop_args {
     const uint64_t *dims;    /* ... and iterations of each */
     void **mem;              /* in: size in bytes (as a pointer); out: a
                                 zeroed buffer shared by the team; or NULL */
+    uintptr_t *reductions;   /* reduction(task, ...): GCC's descriptor, or NULL */
 };
 
 /* Meet the loop: the first member sets it up.  With `vstart` non-NULL,
@@ -87,6 +88,11 @@ enum xomp_loop_end { XOMP_LOOP_END_BARRIER, XOMP_LOOP_END_NOWAIT, XOMP_LOOP_END_
 /* Leave the loop (or sections), then wait at the team barrier unless
  * NOWAIT.  CANCEL returns whether the region was cancelled. */
 bool xomp_loop_end(enum xomp_loop_end how);
+
+/* scope with task reductions: a construct of the team only so that one
+ * member registers the reductions and the others join (GCC then emits
+ * the barrier and GOMP_workshare_task_reduction_unregister). */
+void xomp_scope_start(uintptr_t *reductions);
 
 /* Combined parallel loop: start a team whose first construct is this
  * loop, already set up, so that every member's first call is

@@ -174,7 +174,7 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
     w->rr_next = id + 1 < team->nthreads ? id + 1 : 0;
     w->scan_next = 0;
     w->ws_count = 0;
-    w->end_barrier_done = false;
+    w->parallel_cancel_seen = false;
     w->spawned = w->finished = 0;
     xomp_dlb_begin(team, w);
     w->bar_ticket = team->barrier_kind == XOMP_BARRIER_TREE ? team->bar.base_ticket : 0;
@@ -197,8 +197,7 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
 {
     member_begin(thr, team, id);
     team->fn(team->data);
-    if (!team->workers[id].end_barrier_done)
-        xomp_barrier_wait(thr);
+    xomp_barrier_wait_region_end(thr);
     uint64_t region = thr->region_seen;
     thr->team = NULL;
     thr->worker = NULL;
@@ -279,8 +278,7 @@ void xomp_parallel_end(void)
     struct xomp_team *team = thr->team;
     if (!team || thr->team_id != 0 || team->master != thr)
         xomp_fatal("GOMP_parallel_end called outside the master of a parallel region");
-    if (!thr->worker->end_barrier_done)
-        xomp_barrier_wait(thr);
+    xomp_barrier_wait_region_end(thr);
 
     unsigned n = team->nthreads;
     thr->task = team->saved_task;

@@ -44,7 +44,9 @@ struct xomp_worker {
     uint64_t finished;     /* deferred tasks this member completed */
     uint64_t bar_ticket;   /* tree barrier: next wave ticket to report */
     uint64_t ws_count;     /* worksharing constructs met in this region */
-    bool end_barrier_done; /* a cancelled barrier stood in for the region's end */
+    /* A cancellable barrier reported the region's cancellation
+     * (xomp_barrier_wait_region_end). */
+    bool parallel_cancel_seen;
     uint32_t *push_head;   /* [capacity] producer cursor per consumer */
     uint32_t *pop_tail;    /* [capacity] consumer cursor per producer */
     /* Own tasks (xqueue.h): a deque in a circular array of ring_size; the

@@ -34,6 +34,7 @@ struct xomp_team;
 #define XOMP_WS_READY 2u
 
 struct xomp_doacross;
+struct xomp_ws_reduction;
 
 struct xomp_ws {
     _Alignas(64) _Atomic uint64_t seq; /* (construct << 2) | state */
@@ -54,6 +55,9 @@ struct xomp_ws {
     bool fetch_add_ok; /* dynamic: the cursor cannot wrap (loop.c) */
     bool ordered;      /* an ordered loop (ordered.c) */
     void *mem;                      /* the `mem` buffer of GOMP_*_start, zeroed */
+    /* Task reductions of the construct (reduction(task, ...)): the first
+     * member's registration, which the others join (ws.c). */
+    struct xomp_ws_reduction *task_reductions;
     struct xomp_doacross *doacross; /* ordered(n) loops (doacross.c) */
 
     /* The cursor: the first iteration not handed out yet.  Every dynamic
@@ -100,6 +104,13 @@ struct xomp_ws *xomp_ws_current(struct xomp_thread *thr);
  * the team (the loop or sections of a combined parallel construct): never
  * the first member; returns once the slot is READY. */
 struct xomp_ws *xomp_ws_join_prepared(struct xomp_thread *thr);
+
+/* Task reductions of the construct the member is entering (`reductions`:
+ * GCC's descriptor, or NULL for none): the first member registers them
+ * before it publishes the slot; the others, once it is READY, join its
+ * registration (src/task/reduction.h). */
+void xomp_ws_share_task_reductions(struct xomp_thread *thr, struct xomp_ws *ws, bool first,
+                                   uintptr_t *reductions);
 
 /* Master, at region start: every slot free for its first construct. */
 void xomp_ws_reset(struct xomp_team *team);

@@ -314,6 +314,13 @@ bool xomp_barrier_wait_cancellable(struct xomp_thread *thr)
 {
     uint64_t flags = barrier_wait(thr);
     if (flags & XOMP_BAR_CANCEL_PARALLEL)
-        thr->worker->end_barrier_done = true;
+        thr->worker->parallel_cancel_seen = true;
     return flags != 0;
+}
+
+void xomp_barrier_wait_region_end(struct xomp_thread *thr)
+{
+    if (!thr->worker->parallel_cancel_seen && !(barrier_wait(thr) & XOMP_BAR_CANCEL_PARALLEL))
+        return;
+    (void)barrier_wait(thr);
 }

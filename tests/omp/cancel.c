@@ -129,11 +129,7 @@ int main(int argc, char **argv)
         CHECK(ran == 1000, "cancel for took effect without OMP_CANCELLATION (%d ran)", ran);
         if (test_result())
             return 1;
-        setenv("XOMP_TEST_CANCEL_EXEC", "1", 1);
-        setenv("OMP_CANCELLATION", "true", 1);
-        execv("/proc/self/exe", argv);
-        perror("execv /proc/self/exe");
-        return 1;
+        return test_exec_again(argv, "XOMP_TEST_CANCEL_EXEC", "OMP_CANCELLATION", "true");
     }
     CHECK(omp_get_cancellation(), "OMP_CANCELLATION=true not honoured");
     cancel_parallel();
