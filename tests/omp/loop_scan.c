@@ -18,14 +18,28 @@ static int in[MAXN];
 static long inclusive[MAXN], exclusive[MAXN];
 static double dincl[MAXN];
 
-static void expected(int n, long *incl, long *excl)
+static long want_incl[MAXN], want_excl[MAXN];
+
+/* The sequential prefix sums of in[0 .. n-1]. */
+static void expected(int n)
 {
     long s = 0;
     for (int i = 0; i < n; i++) {
-        excl[i] = s;
+        want_excl[i] = s;
         s += in[i];
-        incl[i] = s;
+        want_incl[i] = s;
     }
+}
+
+/* Prefix sums that differ from the sequential ones (excl, d: if given). */
+static int count_wrong(int n, const long *excl, const double *d)
+{
+    expected(n);
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+        bad += inclusive[i] != want_incl[i] || (excl && excl[i] != want_excl[i]) ||
+               (d && d[i] != want_incl[i] * 0.5);
+    return bad;
 }
 
 static int scans_in_region(int n)
@@ -53,12 +67,7 @@ static int scans_in_region(int n)
             dincl[i] = d;
         }
     }
-    static long want_incl[MAXN], want_excl[MAXN];
-    expected(n, want_incl, want_excl);
-    int bad = 0;
-    for (int i = 0; i < n; i++)
-        bad += inclusive[i] != want_incl[i] || exclusive[i] != want_excl[i] ||
-               dincl[i] != want_incl[i] * 0.5;
+    int bad = count_wrong(n, exclusive, dincl);
     CHECK(!n || x == want_incl[n - 1], "n=%d: inclusive scan total %ld", n, x);
     CHECK(!n || y == want_incl[n - 1], "n=%d: exclusive scan total %ld", n, y);
     return bad;
@@ -73,12 +82,7 @@ static int combined_scan(int n)
 #pragma omp scan inclusive(x)
         inclusive[i] = x;
     }
-    static long want_incl[MAXN], want_excl[MAXN];
-    expected(n, want_incl, want_excl);
-    int bad = 0;
-    for (int i = 0; i < n; i++)
-        bad += inclusive[i] != want_incl[i];
-    return bad;
+    return count_wrong(n, NULL, NULL);
 }
 
 int main(void)
