@@ -7,9 +7,16 @@
  */
 #include "../runtime/log.h"
 #include "../runtime/loop.h"
+#include "../runtime/loop_fast.h"
 #include "abi.h"
 
 typedef unsigned long long ull;
+
+/* A schedule(nonmonotonic: kind, chunk) clause. */
+static struct xomp_sched nonmonotonic(uint32_t kind, ull chunk)
+{
+    return xomp_sched_with_monotonic(xomp_sched_make(kind, chunk), false);
+}
 
 /* The chunk's values come back as uint64_t and are copied out: the
  * caller's variables are unsigned long long, another type. */
@@ -36,7 +43,7 @@ static bool ull_start(bool up, ull start, ull end, ull incr, struct xomp_sched s
 static bool ull_next(ull *istart, ull *iend)
 {
     uint64_t vs = 0, ve = 0;
-    return copy_out(xomp_loop_next(&vs, &ve), &vs, &ve, istart, iend);
+    return copy_out(xomp_loop_next_inline(&vs, &ve), &vs, &ve, istart, iend);
 }
 
 static bool ull_doacross_start(unsigned ncounts, const ull *counts, struct xomp_sched s,
@@ -82,27 +89,29 @@ XOMP_EXPORT bool GOMP_loop_ull_guided_start(bool up, ull start, ull end, ull inc
 XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_dynamic_start(bool up, ull start, ull end, ull incr,
                                                           ull chunk, ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), false,
+    return ull_start(up, start, end, incr, nonmonotonic(XOMP_SCHED_DYNAMIC, chunk), false,
                      NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_guided_start(bool up, ull start, ull end, ull incr,
                                                          ull chunk, ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), false, NULL,
+    return ull_start(up, start, end, incr, nonmonotonic(XOMP_SCHED_GUIDED, chunk), false, NULL,
                      NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_runtime_start(bool up, ull start, ull end, ull incr, ull *istart,
                                              ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_runtime(), false, NULL, NULL, istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_runtime_modified(true), false, NULL, NULL,
+                     istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_runtime_start(bool up, ull start, ull end, ull incr,
                                                           ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_runtime(), false, NULL, NULL, istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_runtime_modified(false), false, NULL, NULL,
+                     istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_start(bool up, ull start, ull end,
@@ -117,8 +126,7 @@ XOMP_EXPORT bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr, long
                                      void **mem)
 {
     return ull_start(up, start, end, incr, xomp_sched_of_gomp(sched, chunk), false, reductions,
-                     mem, istart,
-                     iend);
+                     mem, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_static_next(ull *istart, ull *iend)
@@ -195,8 +203,7 @@ XOMP_EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull start, ull end, ull in
                                              uintptr_t *reductions, void **mem)
 {
     return ull_start(up, start, end, incr, xomp_sched_of_gomp(sched, chunk), true, reductions,
-                     mem, istart,
-                     iend);
+                     mem, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_static_next(ull *istart, ull *iend)

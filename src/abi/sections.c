@@ -6,10 +6,14 @@
  */
 #include "../runtime/log.h"
 #include "../runtime/loop.h"
+#include "../runtime/loop_fast.h"
 #include "../runtime/team.h"
 #include "abi.h"
 
-static const struct xomp_sched one_at_a_time = {XOMP_SCHED_DYNAMIC, 1};
+/* Monotonic: GCC's lastprivate(conditional:) on sections relies on
+ * each member getting its sections in increasing order. */
+static const struct xomp_sched one_at_a_time = {
+    .kind = XOMP_SCHED_DYNAMIC, .monotonic = true, .chunk = 1};
 
 static void sections_loop(struct xomp_loop *l, unsigned count)
 {
@@ -48,7 +52,7 @@ XOMP_EXPORT unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions,
 XOMP_EXPORT unsigned GOMP_sections_next(void)
 {
     uint64_t s, e;
-    return xomp_loop_next(&s, &e) ? (unsigned)s : 0;
+    return xomp_loop_next_inline(&s, &e) ? (unsigned)s : 0;
 }
 
 XOMP_EXPORT void GOMP_parallel_sections_start(void (*fn)(void *), void *data,

@@ -16,6 +16,7 @@
 #include "affinity_format.h"
 #include "log.h"
 #include "thread.h"
+#include "loop_steal.h"
 #include "ws.h"
 
 #include <limits.h>
@@ -124,6 +125,8 @@ void xomp_team_destroy(struct xomp_team *team)
         free(w->push_head);
         free(w->pop_tail);
     }
+    for (unsigned i = 0; i < XOMP_WS_SLOTS; i++)
+        xomp_steal_free(&team->ws[i]);
     free(team->workers);
     free(team->member_place);
     free(team->member_part_first);
@@ -175,6 +178,8 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
     w->scan_next = 0;
     w->ws_count = 0;
     w->parallel_cancel_seen = false;
+    w->loop.ws = NULL; /* a loop the last region left unended (cancelled) */
+    w->loop.fast.kind = XOMP_LOOP_FAST_NONE;
     w->spawned = w->finished = 0;
     xomp_dlb_begin(team, w);
     w->bar_ticket = team->barrier_kind == XOMP_BARRIER_TREE ? team->bar.base_ticket : 0;

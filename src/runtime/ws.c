@@ -41,6 +41,8 @@ struct xomp_ws *xomp_ws_enter(struct xomp_thread *thr, bool *first)
 {
     struct xomp_team *team = thr->team;
     uint64_t k = thr->worker->ws_count++;
+    /* Whatever loop the member claimed from is over for it (loop_fast.h). */
+    thr->worker->loop.fast.kind = XOMP_LOOP_FAST_NONE;
     struct xomp_ws *ws = &team->ws[k % XOMP_WS_SLOTS];
     unsigned round = 0;
     for (;;) {
@@ -106,6 +108,7 @@ struct xomp_ws *xomp_ws_current(struct xomp_thread *thr)
 struct xomp_ws *xomp_ws_join_prepared(struct xomp_thread *thr)
 {
     uint64_t k = thr->worker->ws_count++;
+    thr->worker->loop.fast.kind = XOMP_LOOP_FAST_NONE;
     struct xomp_ws *ws = &thr->team->ws[k % XOMP_WS_SLOTS];
     xomp_ws_wait_ready(thr, ws);
     return ws;
