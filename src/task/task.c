@@ -272,11 +272,6 @@ static void team_inbox_push(struct xomp_team *team, struct xomp_task *t)
 
 void xomp_task_ready(struct xomp_thread *thr, struct xomp_task *t)
 {
-    if (t->flags & XOMP_TASK_WAITED) {
-        /* Its creator waits for npred == 0 to run it itself. */
-        xomp_wake_if_sleeping(&t->owner->waker);
-        return;
-    }
     if (thr->team == t->team && thr->worker) {
         if (!task_place(thr, t))
             task_park(thr->worker, t);
@@ -529,8 +524,7 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         if (has_deps) {
             /* Wait for the siblings it depends on, running tasks meanwhile. */
             t->flags |= XOMP_TASK_WAITED;
-            xomp_dep_register(thr, parent, t, depend);
-            if (!xomp_dep_release_guard(t))
+            if (!xomp_dep_register(thr, parent, t, depend))
                 wait_until(thr, npred_zero, t);
         }
         thr->task = t;
@@ -545,10 +539,13 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         return;
     }
 
+    /* Someone idle asked us for work: serve before placing this one (a
+     * thread creating only tasks with dependences must still hand out the
+     * ready ones it queued). */
+    xomp_dlb_poll(thr->team, thr->worker);
     xomp_task_count_child(thr, parent, t);
     if (has_deps) {
-        xomp_dep_register(thr, parent, t, depend);
-        if (!xomp_dep_release_guard(t))
+        if (!xomp_dep_register(thr, parent, t, depend))
             return; /* its last predecessor will schedule it */
     }
     xomp_task_submit(thr, t);
