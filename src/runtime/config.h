@@ -90,6 +90,11 @@ struct xomp_config {
     unsigned dlb_interval;        /* idle polls between a thief's requests */
     unsigned dlb_victims;         /* victims asked per attempt */
     bool stats;                   /* XOMP_STATS: print counters at exit */
+
+    /* Derived: cancellation is off and the tree barrier counts tasks, so a
+     * task needs no check before it runs and is counted in its worker's
+     * private counters (the task fast paths rely on it). */
+    bool plain_tasks;
 };
 
 extern struct xomp_config xomp_cfg;
