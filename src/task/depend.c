@@ -77,20 +77,27 @@ struct xomp_dep_table {
 
 /* ---- memory: one arena per table, freed with it ---- */
 
-static void *arena_alloc(struct xomp_dep_table *table, size_t size)
+static __attribute__((noinline)) void *arena_alloc_chunk(struct xomp_dep_table *table,
+                                                         size_t size)
+{
+    size_t want = size > 8192 ? size : 8192;
+    struct arena_chunk *c = malloc(sizeof *c + want);
+    if (!c)
+        xomp_fatal("out of memory recording task dependences");
+    c->next = table->arena;
+    c->used = size;
+    c->size = want;
+    table->arena = c;
+    return c->data;
+}
+
+/* Inline: it runs for every record and edge. */
+static inline void *arena_alloc(struct xomp_dep_table *table, size_t size)
 {
     size = (size + 15) & ~(size_t)15;
     struct arena_chunk *c = table->arena;
-    if (!c || c->used + size > c->size) {
-        size_t want = size > 8192 ? size : 8192;
-        c = malloc(sizeof *c + want);
-        if (!c)
-            xomp_fatal("out of memory recording task dependences");
-        c->next = table->arena;
-        c->used = 0;
-        c->size = want;
-        table->arena = c;
-    }
+    if (__builtin_expect(!c || c->used + size > c->size, 0))
+        return arena_alloc_chunk(table, size);
     void *p = c->data + c->used;
     c->used += size;
     return p;
@@ -211,7 +218,8 @@ static bool rec_closed(struct xomp_dep_rec *r)
 
 /* Make `t` wait for the task of record `r`, unless that task completed.
  * Returns whether it now waits (an edge was published). */
-static bool link_after(struct xomp_dep_table *table, struct xomp_dep_rec *r, struct xomp_task *t)
+static inline bool link_after(struct xomp_dep_table *table, struct xomp_dep_rec *r,
+                              struct xomp_task *t)
 {
     if (!r)
         return false;
@@ -262,11 +270,15 @@ struct dep_item {
 };
 
 /* GCC's depend array: either {n, nout, addr...} or
- * {0, n, nout, nmutexinoutset, nin, addr..., depobj pointers...}. */
-static size_t parse_depend(void **depend, struct dep_item *out, size_t cap, bool *all_memory)
+ * {0, n, nout, nmutexinoutset, nin, addr..., depobj pointers...}.  Sets
+ * *writers_first when no writer follows a non-writer (always so but for
+ * depobj entries). */
+static size_t parse_depend(void **depend, struct dep_item *out, size_t cap, bool *all_memory,
+                           bool *writers_first)
 {
     size_t n = 0;
     *all_memory = false;
+    *writers_first = true;
     if (depend[0]) {
         size_t total = (uintptr_t)depend[0], nout = (uintptr_t)depend[1];
         for (size_t i = 0; i < total && n < cap; i++) {
@@ -299,6 +311,7 @@ static size_t parse_depend(void **depend, struct dep_item *out, size_t cap, bool
             }
         }
         *all_memory |= out[n].kind == DEP_OUT && !out[n].addr;
+        *writers_first &= out[n].kind != DEP_OUT || !n || out[n - 1].kind == DEP_OUT;
         n++;
     }
     return n;
@@ -342,8 +355,8 @@ bool xomp_dep_register(struct xomp_thread *thr, struct xomp_task *parent, struct
     struct dep_item *items = cap <= 16 ? stack_items : malloc(cap * sizeof *items);
     if (!items)
         xomp_fatal("out of memory recording task dependences");
-    bool all_memory;
-    size_t n = parse_depend(depend, items, cap, &all_memory);
+    bool all_memory, writers_first;
+    size_t n = parse_depend(depend, items, cap, &all_memory, &writers_first);
 
     /* The creator's guard, larger than any count of predecessors; settled
      * below once the edges are in place.  A plain initialisation: nobody
@@ -357,10 +370,13 @@ bool xomp_dep_register(struct xomp_thread *thr, struct xomp_task *parent, struct
         t->dep_recs = arena_alloc(table, n * sizeof(struct xomp_dep_rec));
         edges += link_after(table, table->all_memory, t);
         uint32_t made = 0;
-        /* Writers first: a repeated address keeps its strongest kind. */
-        for (int pass = 0; pass < 2; pass++)
+        /* Writers first: a repeated address keeps its strongest kind.  GCC
+         * lists them first; only depobj entries need a second pass. */
+        for (int pass = writers_first; pass < 2; pass++)
             for (size_t i = 0; i < n; i++) {
-                if ((items[i].kind == DEP_OUT) != (pass == 0))
+                if (pass == 0 && items[i].kind != DEP_OUT)
+                    continue;
+                if (pass == 1 && !writers_first && items[i].kind == DEP_OUT)
                     continue;
                 struct dep_slot *s = slot_for(table, items[i].addr);
                 if (rec_of(t, s->last_out, made) || rec_of(t, s->ins, made) ||
