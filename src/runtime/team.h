@@ -101,6 +101,9 @@ struct xomp_team {
     _Atomic bool ws_cancelled;  /* `cancel for|sections` (consumed by the barrier) */
     /* Tasks made ready by threads outside the team (task.c). */
     _Atomic(struct xomp_task *) inbox;
+    /* Members asleep in a wait that runs tasks (barrier, taskwait, ...):
+     * a creator that queues work wakes one (xomp_dlb_offer). */
+    _Atomic uint32_t idle_sleepers;
     enum xomp_barrier_kind barrier_kind;
     struct xomp_thread *master;
     unsigned reserved;          /* keeps_threads: workers 1..reserved own a thread */
