@@ -518,6 +518,18 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
 {
     struct xomp_task *parent = thr->task;
     bool has_deps = (flags & GOMP_TASK_FLAG_DEPEND) && depend && thr->team;
+    if (has_deps && thr->team->nthreads == 1 && !(flags & GOMP_TASK_FLAG_DETACH) &&
+        children_done(parent)) {
+        /* A team of one, and every earlier child has completed: nothing
+         * this task could depend on is pending, and only this thread could
+         * run it.  Run it now without recording its dependences (a later
+         * sibling finds nothing to wait for either way): a graph of
+         * dependent tasks then runs in creation order with no table, no
+         * queue and no pile of waiting tasks.  Not for detached tasks,
+         * whose completion may wait for a later task's fulfill. */
+        run_now = true;
+        has_deps = false;
+    }
     void *args;
     struct xomp_task *t;
     if (run_now && !cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && !fixup) {
