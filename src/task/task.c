@@ -260,6 +260,15 @@ __attribute__((noinline)) void xomp_task_submit(struct xomp_thread *thr, struct 
 {
     if (task_place(thr, t))
         return;
+    /* The ring is full, so there is work to give: answer a thief that
+     * asked (it takes our oldest tasks, which makes room) and wake one
+     * that sleeps, then try once more.  Without this a creator whose
+     * ring stays full runs every new task itself and answers nobody. */
+    struct xomp_worker *me = thr->worker;
+    xomp_dlb_poll(thr->team, me);
+    xomp_dlb_offer(thr->team, me);
+    if (task_place(thr, t))
+        return;
     thr->stats.immediate++;
     /* The ring is full: run the task now instead of waiting for room. */
     task_execute(thr, t);
