@@ -5,11 +5,12 @@
  *
  * The compiler's code calls a *_start, then the matching *_next until it
  * returns false, then GOMP_loop_end*; the *_next entry points all do the
- * same (the construct remembers its schedule).  The nonmonotonic variants
- * are the same schedules: every schedule here is monotonic.
+ * same (the construct remembers its schedule).  The nonmonotonic dynamic
+ * variants let members claim chunks out of order (loop_steal.c).
  */
 #include "../runtime/log.h"
 #include "../runtime/loop.h"
+#include "../runtime/loop_fast.h"
 #include "../runtime/team.h"
 #include "abi.h"
 
@@ -25,10 +26,10 @@ static struct xomp_sched clause(uint32_t kind, long chunk)
     return xomp_sched_make(kind, chunk_of(chunk));
 }
 
-static void no_task_reductions(uintptr_t *reductions)
+/* A schedule(nonmonotonic: kind, chunk) clause. */
+static struct xomp_sched nonmonotonic(uint32_t kind, long chunk)
 {
-    if (reductions)
-        xomp_fatal("task reductions on worksharing loops are not supported yet");
+    return xomp_sched_with_monotonic(clause(kind, chunk), false);
 }
 
 /* The chunk's values come back as uint64_t and are converted to long. */
@@ -42,11 +43,12 @@ static bool copy_out(bool got, const uint64_t *s, const uint64_t *e, long *istar
 }
 
 static bool long_start(long start, long end, long incr, struct xomp_sched s, bool ordered,
-                       void **mem, long *istart, long *iend)
+                       uintptr_t *reductions, void **mem, long *istart, long *iend)
 {
     struct xomp_loop l;
     xomp_loop_of_long(&l, start, end, incr);
-    struct xomp_loop_args a = {.loop = &l, .sched = s, .ordered = ordered, .mem = mem};
+    struct xomp_loop_args a = {.loop = &l, .sched = s, .ordered = ordered, .mem = mem,
+                              .reductions = reductions};
     uint64_t vs = 0, ve = 0;
     return copy_out(xomp_loop_start(&a, istart ? &vs : NULL, &ve), &vs, &ve, istart, iend);
 }
@@ -54,11 +56,11 @@ static bool long_start(long start, long end, long incr, struct xomp_sched s, boo
 static bool long_next(long *istart, long *iend)
 {
     uint64_t vs = 0, ve = 0;
-    return copy_out(xomp_loop_next(&vs, &ve), &vs, &ve, istart, iend);
+    return copy_out(xomp_loop_next_inline(&vs, &ve), &vs, &ve, istart, iend);
 }
 
 static bool long_doacross_start(unsigned ncounts, const long *counts, struct xomp_sched s,
-                                void **mem, long *istart, long *iend)
+                                uintptr_t *reductions, void **mem, long *istart, long *iend)
 {
     if (ncounts > XOMP_DOACROSS_MAX_DIMS)
         xomp_fatal("ordered(%u) loop: more than %d dimensions are not supported", ncounts,
@@ -68,7 +70,8 @@ static bool long_doacross_start(unsigned ncounts, const long *counts, struct xom
         dims[i] = counts[i] > 0 ? (uint64_t)counts[i] : 0;
     struct xomp_loop l;
     xomp_loop_of_long(&l, 0, ncounts ? (long)dims[0] : 0, 1);
-    struct xomp_loop_args a = {.loop = &l, .sched = s, .ndims = ncounts, .dims = dims, .mem = mem};
+    struct xomp_loop_args a = {.loop = &l, .sched = s, .ndims = ncounts, .dims = dims, .mem = mem,
+                              .reductions = reductions};
     uint64_t vs = 0, ve = 0;
     return copy_out(xomp_loop_start(&a, istart ? &vs : NULL, &ve), &vs, &ve, istart, iend);
 }
@@ -94,62 +97,63 @@ static void parallel_loop_run(void (*fn)(void *), void *data, unsigned num_threa
 XOMP_EXPORT bool GOMP_loop_static_start(long start, long end, long incr, long chunk,
                                         long *istart, long *iend)
 {
-    return long_start(start, end, incr, clause(XOMP_SCHED_STATIC, chunk), false, NULL, istart,
+    return long_start(start, end, incr, clause(XOMP_SCHED_STATIC, chunk), false, NULL, NULL, istart,
                       iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_dynamic_start(long start, long end, long incr, long chunk,
                                          long *istart, long *iend)
 {
-    return long_start(start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), false, NULL, istart,
-                      iend);
+    return long_start(start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), false, NULL, NULL,
+                      istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_guided_start(long start, long end, long incr, long chunk,
                                         long *istart, long *iend)
 {
-    return long_start(start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), false, NULL, istart,
+    return long_start(start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), false, NULL, NULL, istart,
                       iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_nonmonotonic_dynamic_start(long start, long end, long incr,
                                                       long chunk, long *istart, long *iend)
 {
-    return long_start(start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), false, NULL, istart,
-                      iend);
+    return long_start(start, end, incr, nonmonotonic(XOMP_SCHED_DYNAMIC, chunk), false, NULL, NULL,
+                      istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_nonmonotonic_guided_start(long start, long end, long incr,
                                                      long chunk, long *istart, long *iend)
 {
-    return long_start(start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), false, NULL, istart,
-                      iend);
+    return long_start(start, end, incr, nonmonotonic(XOMP_SCHED_GUIDED, chunk), false, NULL, NULL,
+                      istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_runtime_start(long start, long end, long incr, long *istart,
                                          long *iend)
 {
-    return long_start(start, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
+    return long_start(start, end, incr, xomp_sched_runtime_modified(true), false, NULL, NULL,
+                      istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_nonmonotonic_runtime_start(long start, long end, long incr,
                                                       long *istart, long *iend)
 {
-    return long_start(start, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
+    return long_start(start, end, incr, xomp_sched_runtime_modified(false), false, NULL, NULL,
+                      istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_maybe_nonmonotonic_runtime_start(long start, long end, long incr,
                                                             long *istart, long *iend)
 {
-    return long_start(start, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
+    return long_start(start, end, incr, xomp_sched_runtime(), false, NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk,
                                  long *istart, long *iend, uintptr_t *reductions, void **mem)
 {
-    no_task_reductions(reductions);
-    return long_start(start, end, incr, xomp_sched_of_gomp(sched, chunk_of(chunk)), false, mem,
-                      istart, iend);
+    return long_start(start, end, incr, xomp_sched_of_gomp(sched, chunk_of(chunk)), false,
+                      reductions, mem, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_static_next(long *istart, long *iend)
@@ -197,35 +201,36 @@ XOMP_EXPORT bool GOMP_loop_maybe_nonmonotonic_runtime_next(long *istart, long *i
 XOMP_EXPORT bool GOMP_loop_ordered_static_start(long start, long end, long incr, long chunk,
                                                 long *istart, long *iend)
 {
-    return long_start(start, end, incr, clause(XOMP_SCHED_STATIC, chunk), true, NULL, istart, iend);
+    return long_start(start, end, incr, clause(XOMP_SCHED_STATIC, chunk), true, NULL, NULL,
+                      istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ordered_dynamic_start(long start, long end, long incr, long chunk,
                                                  long *istart, long *iend)
 {
-    return long_start(start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), true, NULL, istart,
+    return long_start(start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), true, NULL, NULL, istart,
                       iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ordered_guided_start(long start, long end, long incr, long chunk,
                                                 long *istart, long *iend)
 {
-    return long_start(start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), true, NULL, istart, iend);
+    return long_start(start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), true, NULL, NULL,
+                      istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ordered_runtime_start(long start, long end, long incr, long *istart,
                                                  long *iend)
 {
-    return long_start(start, end, incr, xomp_sched_runtime(), true, NULL, istart, iend);
+    return long_start(start, end, incr, xomp_sched_runtime(), true, NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ordered_start(long start, long end, long incr, long sched,
                                          long chunk, long *istart, long *iend,
                                          uintptr_t *reductions, void **mem)
 {
-    no_task_reductions(reductions);
-    return long_start(start, end, incr, xomp_sched_of_gomp(sched, chunk_of(chunk)), true, mem,
-                      istart, iend);
+    return long_start(start, end, incr, xomp_sched_of_gomp(sched, chunk_of(chunk)), true,
+                      reductions, mem, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ordered_static_next(long *istart, long *iend)
@@ -253,37 +258,36 @@ XOMP_EXPORT bool GOMP_loop_ordered_runtime_next(long *istart, long *iend)
 XOMP_EXPORT bool GOMP_loop_doacross_static_start(unsigned ncounts, long *counts, long chunk,
                                                  long *istart, long *iend)
 {
-    return long_doacross_start(ncounts, counts, clause(XOMP_SCHED_STATIC, chunk), NULL, istart,
-                               iend);
+    return long_doacross_start(ncounts, counts, clause(XOMP_SCHED_STATIC, chunk), NULL, NULL,
+                               istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_doacross_dynamic_start(unsigned ncounts, long *counts, long chunk,
                                                   long *istart, long *iend)
 {
-    return long_doacross_start(ncounts, counts, clause(XOMP_SCHED_DYNAMIC, chunk), NULL, istart,
-                               iend);
+    return long_doacross_start(ncounts, counts, clause(XOMP_SCHED_DYNAMIC, chunk), NULL, NULL,
+                               istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_doacross_guided_start(unsigned ncounts, long *counts, long chunk,
                                                  long *istart, long *iend)
 {
-    return long_doacross_start(ncounts, counts, clause(XOMP_SCHED_GUIDED, chunk), NULL, istart,
-                               iend);
+    return long_doacross_start(ncounts, counts, clause(XOMP_SCHED_GUIDED, chunk), NULL, NULL,
+                               istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long *counts, long *istart,
                                                   long *iend)
 {
-    return long_doacross_start(ncounts, counts, xomp_sched_runtime(), NULL, istart, iend);
+    return long_doacross_start(ncounts, counts, xomp_sched_runtime(), NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk,
                                           long *istart, long *iend, uintptr_t *reductions,
                                           void **mem)
 {
-    no_task_reductions(reductions);
-    return long_doacross_start(ncounts, counts, xomp_sched_of_gomp(sched, chunk_of(chunk)), mem,
-                               istart, iend);
+    return long_doacross_start(ncounts, counts, xomp_sched_of_gomp(sched, chunk_of(chunk)),
+                               reductions, mem, istart, iend);
 }
 
 /* ---- combined parallel loops ---- */
@@ -313,7 +317,7 @@ XOMP_EXPORT void GOMP_parallel_loop_runtime_start(void (*fn)(void *), void *data
                                                   unsigned num_threads, long start, long end,
                                                   long incr)
 {
-    parallel_loop(fn, data, num_threads, start, end, incr, xomp_sched_runtime(), 0);
+    parallel_loop(fn, data, num_threads, start, end, incr, xomp_sched_runtime_modified(true), 0);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_static(void (*fn)(void *), void *data, unsigned num_threads,
@@ -343,7 +347,8 @@ XOMP_EXPORT void GOMP_parallel_loop_guided(void (*fn)(void *), void *data, unsig
 XOMP_EXPORT void GOMP_parallel_loop_runtime(void (*fn)(void *), void *data, unsigned num_threads,
                                             long start, long end, long incr, unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start, end, incr, xomp_sched_runtime(), flags);
+    parallel_loop_run(fn, data, num_threads, start, end, incr, xomp_sched_runtime_modified(true),
+                      flags);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_nonmonotonic_dynamic(void (*fn)(void *), void *data,
@@ -351,7 +356,7 @@ XOMP_EXPORT void GOMP_parallel_loop_nonmonotonic_dynamic(void (*fn)(void *), voi
                                                          long end, long incr, long chunk,
                                                          unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk),
+    parallel_loop_run(fn, data, num_threads, start, end, incr, nonmonotonic(XOMP_SCHED_DYNAMIC, chunk),
                       flags);
 }
 
@@ -360,7 +365,7 @@ XOMP_EXPORT void GOMP_parallel_loop_nonmonotonic_guided(void (*fn)(void *), void
                                                         long end, long incr, long chunk,
                                                         unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_GUIDED, chunk),
+    parallel_loop_run(fn, data, num_threads, start, end, incr, nonmonotonic(XOMP_SCHED_GUIDED, chunk),
                       flags);
 }
 
@@ -368,7 +373,8 @@ XOMP_EXPORT void GOMP_parallel_loop_nonmonotonic_runtime(void (*fn)(void *), voi
                                                          unsigned num_threads, long start,
                                                          long end, long incr, unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start, end, incr, xomp_sched_runtime(), flags);
+    parallel_loop_run(fn, data, num_threads, start, end, incr, xomp_sched_runtime_modified(false),
+                      flags);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_maybe_nonmonotonic_runtime(void (*fn)(void *), void *data,

@@ -7,14 +7,15 @@
  */
 #include "../runtime/log.h"
 #include "../runtime/loop.h"
+#include "../runtime/loop_fast.h"
 #include "abi.h"
 
 typedef unsigned long long ull;
 
-static void no_task_reductions(uintptr_t *reductions)
+/* A schedule(nonmonotonic: kind, chunk) clause. */
+static struct xomp_sched nonmonotonic(uint32_t kind, ull chunk)
 {
-    if (reductions)
-        xomp_fatal("task reductions on worksharing loops are not supported yet");
+    return xomp_sched_with_monotonic(xomp_sched_make(kind, chunk), false);
 }
 
 /* The chunk's values come back as uint64_t and are copied out: the
@@ -29,11 +30,12 @@ static bool copy_out(bool got, const uint64_t *s, const uint64_t *e, ull *istart
 }
 
 static bool ull_start(bool up, ull start, ull end, ull incr, struct xomp_sched s, bool ordered,
-                      void **mem, ull *istart, ull *iend)
+                      uintptr_t *reductions, void **mem, ull *istart, ull *iend)
 {
     struct xomp_loop l;
     xomp_loop_of_ull(&l, up, start, end, incr);
-    struct xomp_loop_args a = {.loop = &l, .sched = s, .ordered = ordered, .mem = mem};
+    struct xomp_loop_args a = {.loop = &l, .sched = s, .ordered = ordered, .mem = mem,
+                              .reductions = reductions};
     uint64_t vs = 0, ve = 0;
     return copy_out(xomp_loop_start(&a, istart ? &vs : NULL, &ve), &vs, &ve, istart, iend);
 }
@@ -41,11 +43,11 @@ static bool ull_start(bool up, ull start, ull end, ull incr, struct xomp_sched s
 static bool ull_next(ull *istart, ull *iend)
 {
     uint64_t vs = 0, ve = 0;
-    return copy_out(xomp_loop_next(&vs, &ve), &vs, &ve, istart, iend);
+    return copy_out(xomp_loop_next_inline(&vs, &ve), &vs, &ve, istart, iend);
 }
 
-static bool ull_doacross_start(unsigned ncounts, const ull *counts, struct xomp_sched s, void **mem,
-                               ull *istart, ull *iend)
+static bool ull_doacross_start(unsigned ncounts, const ull *counts, struct xomp_sched s,
+                               uintptr_t *reductions, void **mem, ull *istart, ull *iend)
 {
     if (ncounts > XOMP_DOACROSS_MAX_DIMS)
         xomp_fatal("ordered(%u) loop: more than %d dimensions are not supported", ncounts,
@@ -55,7 +57,8 @@ static bool ull_doacross_start(unsigned ncounts, const ull *counts, struct xomp_
         dims[i] = counts[i];
     struct xomp_loop l;
     xomp_loop_of_ull(&l, true, 0, ncounts ? dims[0] : 0, 1);
-    struct xomp_loop_args a = {.loop = &l, .sched = s, .ndims = ncounts, .dims = dims, .mem = mem};
+    struct xomp_loop_args a = {.loop = &l, .sched = s, .ndims = ncounts, .dims = dims, .mem = mem,
+                              .reductions = reductions};
     uint64_t vs = 0, ve = 0;
     return copy_out(xomp_loop_start(&a, istart ? &vs : NULL, &ve), &vs, &ve, istart, iend);
 }
@@ -66,63 +69,64 @@ XOMP_EXPORT bool GOMP_loop_ull_static_start(bool up, ull start, ull end, ull inc
                                             ull *istart, ull *iend)
 {
     return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_STATIC, chunk), false, NULL,
-                     istart, iend);
+                     NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_dynamic_start(bool up, ull start, ull end, ull incr, ull chunk,
                                              ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), false, NULL,
-                     istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), false,
+                     NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_guided_start(bool up, ull start, ull end, ull incr, ull chunk,
                                             ull *istart, ull *iend)
 {
     return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), false, NULL,
-                     istart, iend);
+                     NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_dynamic_start(bool up, ull start, ull end, ull incr,
                                                           ull chunk, ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), false, NULL,
-                     istart, iend);
+    return ull_start(up, start, end, incr, nonmonotonic(XOMP_SCHED_DYNAMIC, chunk), false,
+                     NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_guided_start(bool up, ull start, ull end, ull incr,
                                                          ull chunk, ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), false, NULL,
-                     istart, iend);
+    return ull_start(up, start, end, incr, nonmonotonic(XOMP_SCHED_GUIDED, chunk), false, NULL,
+                     NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_runtime_start(bool up, ull start, ull end, ull incr, ull *istart,
                                              ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_runtime_modified(true), false, NULL, NULL,
+                     istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_runtime_start(bool up, ull start, ull end, ull incr,
                                                           ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_runtime_modified(false), false, NULL, NULL,
+                     istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_start(bool up, ull start, ull end,
                                                                 ull incr, ull *istart,
                                                                 ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_runtime(), false, NULL, istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_runtime(), false, NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr, long sched,
                                      ull chunk, ull *istart, ull *iend, uintptr_t *reductions,
                                      void **mem)
 {
-    no_task_reductions(reductions);
-    return ull_start(up, start, end, incr, xomp_sched_of_gomp(sched, chunk), false, mem, istart,
-                     iend);
+    return ull_start(up, start, end, incr, xomp_sched_of_gomp(sched, chunk), false, reductions,
+                     mem, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_static_next(ull *istart, ull *iend)
@@ -171,36 +175,35 @@ XOMP_EXPORT bool GOMP_loop_ull_ordered_static_start(bool up, ull start, ull end,
                                                     ull chunk, ull *istart, ull *iend)
 {
     return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_STATIC, chunk), true, NULL,
-                     istart, iend);
+                     NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_dynamic_start(bool up, ull start, ull end, ull incr,
                                                      ull chunk, ull *istart, ull *iend)
 {
     return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), true, NULL,
-                     istart, iend);
+                     NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_guided_start(bool up, ull start, ull end, ull incr,
                                                     ull chunk, ull *istart, ull *iend)
 {
     return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), true, NULL,
-                     istart, iend);
+                     NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_runtime_start(bool up, ull start, ull end, ull incr,
                                                      ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_runtime(), true, NULL, istart, iend);
+    return ull_start(up, start, end, incr, xomp_sched_runtime(), true, NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull start, ull end, ull incr, long sched,
                                              ull chunk, ull *istart, ull *iend,
                                              uintptr_t *reductions, void **mem)
 {
-    no_task_reductions(reductions);
-    return ull_start(up, start, end, incr, xomp_sched_of_gomp(sched, chunk), true, mem, istart,
-                     iend);
+    return ull_start(up, start, end, incr, xomp_sched_of_gomp(sched, chunk), true, reductions,
+                     mem, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_static_next(ull *istart, ull *iend)
@@ -229,33 +232,33 @@ XOMP_EXPORT bool GOMP_loop_ull_doacross_static_start(unsigned ncounts, ull *coun
                                                      ull *istart, ull *iend)
 {
     return ull_doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_STATIC, chunk), NULL,
-                              istart, iend);
+                              NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_doacross_dynamic_start(unsigned ncounts, ull *counts, ull chunk,
                                                       ull *istart, ull *iend)
 {
     return ull_doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), NULL,
-                              istart, iend);
+                              NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_doacross_guided_start(unsigned ncounts, ull *counts, ull chunk,
                                                      ull *istart, ull *iend)
 {
     return ull_doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), NULL,
-                              istart, iend);
+                              NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, ull *counts, ull *istart,
                                                       ull *iend)
 {
-    return ull_doacross_start(ncounts, counts, xomp_sched_runtime(), NULL, istart, iend);
+    return ull_doacross_start(ncounts, counts, xomp_sched_runtime(), NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, ull *counts, long sched,
                                               ull chunk, ull *istart, ull *iend,
                                               uintptr_t *reductions, void **mem)
 {
-    no_task_reductions(reductions);
-    return ull_doacross_start(ncounts, counts, xomp_sched_of_gomp(sched, chunk), mem, istart, iend);
+    return ull_doacross_start(ncounts, counts, xomp_sched_of_gomp(sched, chunk), reductions, mem,
+                              istart, iend);
 }

@@ -6,10 +6,14 @@
  */
 #include "../runtime/log.h"
 #include "../runtime/loop.h"
+#include "../runtime/loop_fast.h"
 #include "../runtime/team.h"
 #include "abi.h"
 
-static const struct xomp_sched one_at_a_time = {XOMP_SCHED_DYNAMIC, 1};
+/* Monotonic: GCC's lastprivate(conditional:) on sections relies on
+ * each member getting its sections in increasing order. */
+static const struct xomp_sched one_at_a_time = {
+    .kind = XOMP_SCHED_DYNAMIC, .monotonic = true, .chunk = 1};
 
 static void sections_loop(struct xomp_loop *l, unsigned count)
 {
@@ -17,11 +21,12 @@ static void sections_loop(struct xomp_loop *l, unsigned count)
 }
 
 
-static unsigned sections_start(unsigned count, void **mem)
+static unsigned sections_start(unsigned count, uintptr_t *reductions, void **mem)
 {
     struct xomp_loop l;
     sections_loop(&l, count);
-    struct xomp_loop_args a = {.loop = &l, .sched = one_at_a_time, .mem = mem};
+    struct xomp_loop_args a = {
+        .loop = &l, .sched = one_at_a_time, .mem = mem, .reductions = reductions};
     uint64_t s, e;
     return xomp_loop_start(&a, &s, &e) ? (unsigned)s : 0;
 }
@@ -36,20 +41,18 @@ static void parallel_sections(void (*fn)(void *), void *data, unsigned num_threa
 
 XOMP_EXPORT unsigned GOMP_sections_start(unsigned count)
 {
-    return sections_start(count, NULL);
+    return sections_start(count, NULL, NULL);
 }
 
 XOMP_EXPORT unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem)
 {
-    if (reductions)
-        xomp_fatal("task reductions on sections are not supported yet");
-    return sections_start(count, mem);
+    return sections_start(count, reductions, mem);
 }
 
 XOMP_EXPORT unsigned GOMP_sections_next(void)
 {
     uint64_t s, e;
-    return xomp_loop_next(&s, &e) ? (unsigned)s : 0;
+    return xomp_loop_next_inline(&s, &e) ? (unsigned)s : 0;
 }
 
 XOMP_EXPORT void GOMP_parallel_sections_start(void (*fn)(void *), void *data,
@@ -81,12 +84,10 @@ XOMP_EXPORT bool GOMP_sections_end_cancel(void)
     return xomp_loop_end(XOMP_LOOP_END_CANCEL);
 }
 
-/* The compiler calls this only for a scope with task reductions (it then
- * treats the scope as a worksharing construct, which
- * GOMP_workshare_task_reduction_unregister ends); a scope without them
- * needs nothing from the runtime. */
+/* The compiler calls this only for a scope with task reductions; it ends
+ * the scope with GOMP_barrier and GOMP_workshare_task_reduction_unregister.
+ * A scope without them needs nothing from the runtime. */
 XOMP_EXPORT void GOMP_scope_start(uintptr_t *reductions)
 {
-    if (reductions)
-        xomp_fatal("task reductions on scope are not supported yet");
+    xomp_scope_start(reductions);
 }

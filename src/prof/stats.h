@@ -19,7 +19,7 @@
     X(run_other_node, "run on another NUMA node than their creator's")                  \
     X(pushed_other, "pushed into another thread's ring (static push)")                   \
     X(immediate, "run at once because the target ring was full")                        \
-    X(undeferred, "undeferred (if(0), final, depth bound, no team)")                    \
+    X(undeferred, "undeferred (if(0), final, depth bound, no team, deps in a team of 1)") \
     X(req_sent, "load-balancing requests sent")                                         \
     X(req_handled, "requests handled")                                                  \
     X(req_with_steal, "requests that moved work")                                       \

@@ -17,8 +17,11 @@
  * enough: the description it indexes was published by xomp_ws_publish.
  */
 #include "loop.h"
+#include "loop_fast.h"
+#include "loop_steal.h"
 
 #include "../sched/barrier.h"
+#include "../task/reduction.h"
 #include "log.h"
 #include "team.h"
 #include "thread.h"
@@ -95,18 +98,25 @@ struct xomp_sched xomp_sched_make(uint32_t kind, uint64_t chunk)
 {
     if (kind != XOMP_SCHED_STATIC && chunk == 0)
         chunk = 1;
-    return (struct xomp_sched){kind, chunk};
+    return (struct xomp_sched){.kind = kind, .monotonic = true, .chunk = chunk};
+}
+
+struct xomp_sched xomp_sched_with_monotonic(struct xomp_sched s, bool monotonic)
+{
+    s.monotonic = monotonic;
+    return s;
 }
 
 struct xomp_sched xomp_sched_runtime(void)
 {
     const struct xomp_icv *icv = &xomp_self()->task->icv;
     int kind = icv->run_sched_kind & ~XOMP_SCHED_MONOTONIC;
+    bool monotonic = (icv->run_sched_kind & XOMP_SCHED_MONOTONIC) != 0;
     uint64_t chunk = icv->run_sched_chunk > 0 ? (uint64_t)icv->run_sched_chunk : 0;
     switch (kind) {
     case XOMP_SCHED_DYNAMIC:
     case XOMP_SCHED_GUIDED:
-        return xomp_sched_make((uint32_t)kind, chunk);
+        return xomp_sched_with_monotonic(xomp_sched_make((uint32_t)kind, chunk), monotonic);
     case XOMP_SCHED_STATIC:
         return xomp_sched_make(XOMP_SCHED_STATIC, chunk);
     default: /* auto: static, as libgomp */
@@ -114,18 +124,25 @@ struct xomp_sched xomp_sched_runtime(void)
     }
 }
 
+struct xomp_sched xomp_sched_runtime_modified(bool monotonic)
+{
+    return xomp_sched_with_monotonic(xomp_sched_runtime(), monotonic);
+}
+
 struct xomp_sched xomp_sched_of_gomp(long sched, uint64_t chunk)
 {
     /* The low 31 bits: the flag may come sign-extended or not. */
     long kind = (long)((unsigned long)sched & ~GOMP_SCHED_MONOTONIC & 0xffffffffUL);
+    bool monotonic = ((unsigned long)sched & GOMP_SCHED_MONOTONIC) != 0;
     switch (kind) {
     case XOMP_SCHED_STATIC:
     case XOMP_SCHED_DYNAMIC:
     case XOMP_SCHED_GUIDED:
-        return xomp_sched_make((uint32_t)kind, chunk);
-    case GOMP_SCHED_RUNTIME:
+        return xomp_sched_with_monotonic(xomp_sched_make((uint32_t)kind, chunk), monotonic);
+    case GOMP_SCHED_RUNTIME: /* the flag, else run-sched-var's modifier */
+        return monotonic ? xomp_sched_runtime_modified(true) : xomp_sched_runtime();
     case XOMP_SCHED_AUTO: /* runtime with the nonmonotonic modifier */
-        return xomp_sched_runtime();
+        return xomp_sched_runtime_modified(false);
     default:
         if (first_warning(&warned_schedule))
             xomp_warn("worksharing loop with unknown schedule %#lx; using static",
@@ -242,6 +259,9 @@ static bool claim_guided(struct xomp_ws *ws, uint64_t *lo, uint64_t *hi)
 static bool hand_out(struct xomp_thread *thr, struct xomp_ws_member *m, struct xomp_ws *ws,
                      uint64_t *vstart, uint64_t *vend)
 {
+    int fast = xomp_loop_claim_fast(m, vstart, vend);
+    if (fast >= 0)
+        return fast;
     if (m->exhausted)
         return false;
     uint64_t lo, hi;
@@ -314,6 +334,9 @@ static void ws_init(struct xomp_ws *ws, const struct xomp_loop_args *a, unsigned
     ws->nthreads = nthreads;
     ws->fetch_add_ok = cursor_cannot_wrap(ws->count, ws->chunk, nthreads);
     ws->ordered = a->ordered && nthreads > 1;
+    /* Ordered and doacross loops need chunks handed out in order. */
+    ws->steal = ws->sched == XOMP_SCHED_DYNAMIC && !a->sched.monotonic && !ws->ordered &&
+                !a->ndims && nthreads > 1 && xomp_steal_setup(ws);
     ws->doacross = NULL;
     ws->mem = NULL;
     /* relaxed, all three: xomp_ws_publish releases them to the others. */
@@ -327,8 +350,45 @@ static void ws_init(struct xomp_ws *ws, const struct xomp_loop_args *a, unsigned
         ws->mem = xomp_loop_zeroed_mem(ws, mem_size);
 }
 
+/* The member's fast claims (loop_fast.h), when the loop allows them:
+ * nonmonotonic dynamic loops (a range per member, stealing), dynamic loops
+ * whose cursor cannot wrap, and static loops with a chunk in a team of two
+ * or more, none ordered.  A team of one claims its dynamic chunks from a
+ * cursor of its own: nobody else claims. */
+static void fast_enter(struct xomp_ws_member *m, struct xomp_ws *ws, unsigned id)
+{
+    struct xomp_loop_fast *f = &m->fast;
+    f->kind = XOMP_LOOP_FAST_NONE;
+    if (ws->ordered)
+        return;
+    f->next = 0;
+    f->step = ws->chunk;
+    if (ws->sched == XOMP_SCHED_DYNAMIC && ws->nthreads == 1) {
+        f->kind = XOMP_LOOP_FAST_OWN;
+    } else if (ws->sched == XOMP_SCHED_DYNAMIC && ws->steal) {
+        f->kind = XOMP_LOOP_FAST_STEAL;
+        f->own = &ws->steal_cells[id];
+    } else if (ws->sched == XOMP_SCHED_DYNAMIC && ws->fetch_add_ok) {
+        f->kind = XOMP_LOOP_FAST_SHARED;
+        f->cursor = &ws->next;
+    } else if (ws->sched == XOMP_SCHED_STATIC && ws->chunk && ws->nthreads > 1 &&
+               !__builtin_mul_overflow((uint64_t)id, ws->chunk, &f->next) &&
+               !__builtin_mul_overflow((uint64_t)ws->nthreads, ws->chunk, &f->step)) {
+        /* libgomp's distribution (claim_static): chunk k to member k % P. */
+        f->kind = XOMP_LOOP_FAST_OWN;
+    } else {
+        return;
+    }
+    f->chunk = ws->chunk;
+    f->count = ws->count;
+    f->first = ws->first;
+    f->incr = ws->incr;
+    f->end = ws->end;
+}
+
 static void member_enter(struct xomp_thread *thr, struct xomp_ws_member *m, struct xomp_ws *ws)
 {
+    fast_enter(m, ws, thr->team ? thr->team_id : 0);
     m->ws = ws;
     if (thr->team) {
         m->region = thr->team->region;
@@ -350,15 +410,19 @@ static struct xomp_ws *enter(struct xomp_thread *thr, const struct xomp_loop_arg
         ws = xomp_ws_enter(thr, &first);
         if (first) {
             ws_init(ws, a, thr->team->nthreads);
+            xomp_ws_share_task_reductions(thr, ws, true, a->reductions);
             xomp_ws_publish(thr, ws);
         } else {
             xomp_ws_wait_ready(thr, ws);
+            xomp_ws_share_task_reductions(thr, ws, false, a->reductions);
         }
     } else {
         ws = &solo_ws;
         free(ws->heap); /* a loop left without its end call */
         ws->heap = NULL;
         ws_init(ws, a, 1);
+        if (a->reductions)
+            xomp_workshare_reduction_start(thr, a->reductions, NULL);
     }
     member_enter(thr, xomp_loop_member(thr), ws);
     return ws;
@@ -402,6 +466,7 @@ bool xomp_loop_end(enum xomp_loop_end how)
         if (ws->ordered)
             xomp_ordered_pass(thr, m, ws);
         m->ws = NULL;
+        m->fast.kind = XOMP_LOOP_FAST_NONE;
         if (thr->team) {
             xomp_ws_leave(thr, ws);
         } else {
@@ -415,6 +480,28 @@ bool xomp_loop_end(enum xomp_loop_end how)
         return xomp_barrier_wait_cancellable(thr);
     xomp_barrier_wait(thr);
     return false;
+}
+
+void xomp_scope_start(uintptr_t *reductions)
+{
+    struct xomp_thread *thr = xomp_self();
+    if (!reductions)
+        return; /* GCC never asks; nothing to share */
+    if (!thr->team) {
+        xomp_workshare_reduction_start(thr, reductions, NULL);
+        return;
+    }
+    bool first;
+    struct xomp_ws *ws = xomp_ws_enter(thr, &first);
+    if (first) {
+        xomp_ws_share_task_reductions(thr, ws, true, reductions);
+        xomp_ws_publish(thr, ws);
+    } else {
+        xomp_ws_wait_ready(thr, ws);
+        xomp_ws_share_task_reductions(thr, ws, false, reductions);
+    }
+    /* The slot only carried the registration to the members. */
+    xomp_ws_leave(thr, ws);
 }
 
 void xomp_parallel_loop_start(void (*fn)(void *), void *data, unsigned num_threads,

@@ -48,18 +48,28 @@ void xomp_loop_of_ull(struct xomp_loop *l, bool up, unsigned long long start,
                       unsigned long long end, unsigned long long incr);
 
 /* A resolved schedule: XOMP_SCHED_STATIC (chunk 0: one block per member),
- * XOMP_SCHED_DYNAMIC or XOMP_SCHED_GUIDED (chunk >= 1). */
+ * XOMP_SCHED_DYNAMIC or XOMP_SCHED_GUIDED (chunk >= 1).  A nonmonotonic
+ * dynamic schedule may hand a member its chunks out of order: xomp then
+ * gives each member a range of its own and lets idle members steal
+ * (loop_steal.c). */
 struct xomp_sched {
     uint32_t kind;
+    bool monotonic;
     uint64_t chunk;
 };
 
-/* A schedule clause's kind and chunk (0: none given). */
+/* A schedule clause's kind and chunk (0: none given), monotonic. */
 struct xomp_sched xomp_sched_make(uint32_t kind, uint64_t chunk);
-/* schedule(runtime): run-sched-var of the calling task; auto is static. */
+/* The same schedule with the given modifier. */
+struct xomp_sched xomp_sched_with_monotonic(struct xomp_sched s, bool monotonic);
+/* schedule(runtime): run-sched-var of the calling task, with its modifier
+ * (none: nonmonotonic, except static); auto is static. */
 struct xomp_sched xomp_sched_runtime(void);
+/* schedule(monotonic: runtime) or schedule(nonmonotonic: runtime). */
+struct xomp_sched xomp_sched_runtime_modified(bool monotonic);
 /* The `sched` argument of GOMP_loop_start and its kin: a kind, 0 for
- * runtime, 4 (auto) for runtime with nonmonotonic, maybe | monotonic. */
+ * runtime, 4 (auto) for runtime with nonmonotonic, maybe | monotonic (no
+ * flag on an explicit kind: nonmonotonic). */
 struct xomp_sched xomp_sched_of_gomp(long sched, uint64_t chunk);
 
 /* ---- the construct ---- */
@@ -73,6 +83,7 @@ struct xomp_loop_args {
     const uint64_t *dims;    /* ... and iterations of each */
     void **mem;              /* in: size in bytes (as a pointer); out: a
                                 zeroed buffer shared by the team; or NULL */
+    uintptr_t *reductions;   /* reduction(task, ...): GCC's descriptor, or NULL */
 };
 
 /* Meet the loop: the first member sets it up.  With `vstart` non-NULL,
@@ -87,6 +98,11 @@ enum xomp_loop_end { XOMP_LOOP_END_BARRIER, XOMP_LOOP_END_NOWAIT, XOMP_LOOP_END_
 /* Leave the loop (or sections), then wait at the team barrier unless
  * NOWAIT.  CANCEL returns whether the region was cancelled. */
 bool xomp_loop_end(enum xomp_loop_end how);
+
+/* scope with task reductions: a construct of the team only so that one
+ * member registers the reductions and the others join (GCC then emits
+ * the barrier and GOMP_workshare_task_reduction_unregister). */
+void xomp_scope_start(uintptr_t *reductions);
 
 /* Combined parallel loop: start a team whose first construct is this
  * loop, already set up, so that every member's first call is

@@ -71,7 +71,7 @@ void xomp_ws_wait(struct xomp_thread *thr, struct xomp_ws_member *me, _Atomic ui
     struct ws_waiter w = {thr, me, sleepers, key, ready, arg, thr->depth < xomp_cfg.max_depth,
                           false};
     struct xomp_idle idle;
-    xomp_idle_init(&idle);
+    xomp_idle_begin(&idle, NULL); /* not counted: it does not look for work */
     while (!ready(arg)) {
         if (w.help && xomp_task_run_one(thr)) {
             xomp_idle_init(&idle);

@@ -17,6 +17,7 @@
 #include "affinity_format.h"
 #include "log.h"
 #include "thread.h"
+#include "loop_steal.h"
 #include "ws.h"
 
 #include <limits.h>
@@ -133,6 +134,8 @@ void xomp_team_destroy(struct xomp_team *team)
         free(w->push_head);
         free(w->pop_tail);
     }
+    for (unsigned i = 0; i < XOMP_WS_SLOTS; i++)
+        xomp_steal_free(&team->ws[i]);
     free(team->workers);
     free(team->member_place);
     free(team->member_node);
@@ -184,7 +187,9 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
     w->rr_next = id + 1 < team->nthreads ? id + 1 : 0;
     w->scan_next = 0;
     w->ws_count = 0;
-    w->end_barrier_done = false;
+    w->parallel_cancel_seen = false;
+    w->loop.ws = NULL; /* a loop the last region left unended (cancelled) */
+    w->loop.fast.kind = XOMP_LOOP_FAST_NONE;
     w->spawned = w->finished = 0;
     xomp_dlb_begin(team, w);
     w->bar_ticket = team->barrier_kind == XOMP_BARRIER_TREE ? team->bar.base_ticket : 0;
@@ -213,8 +218,7 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
     XOMP_PROF_BEGIN(thr, XOMP_EV_IMPLICIT, id, team->nthreads);
     team->fn(team->data);
     XOMP_PROF_END(thr, XOMP_EV_IMPLICIT);
-    if (!team->workers[id].end_barrier_done)
-        xomp_barrier_wait(thr);
+    xomp_barrier_wait_region_end(thr);
     xomp_prof_region_end(thr, team->master, team->region);
     uint64_t region = thr->region_seen;
     thr->team = NULL;
@@ -299,8 +303,7 @@ void xomp_parallel_end(void)
     if (!team || thr->team_id != 0 || team->master != thr)
         xomp_fatal("GOMP_parallel_end called outside the master of a parallel region");
     XOMP_PROF_END(thr, XOMP_EV_IMPLICIT);
-    if (!thr->worker->end_barrier_done)
-        xomp_barrier_wait(thr);
+    xomp_barrier_wait_region_end(thr);
     uint64_t region = team->region;
 
     unsigned n = team->nthreads;

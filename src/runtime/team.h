@@ -44,7 +44,9 @@ struct xomp_worker {
     uint64_t finished;     /* deferred tasks this member completed */
     uint64_t bar_ticket;   /* tree barrier: next wave ticket to report */
     uint64_t ws_count;     /* worksharing constructs met in this region */
-    bool end_barrier_done; /* a cancelled barrier stood in for the region's end */
+    /* A cancellable barrier reported the region's cancellation
+     * (xomp_barrier_wait_region_end). */
+    bool parallel_cancel_seen;
     uint32_t *push_head;   /* [capacity] producer cursor per consumer */
     uint32_t *pop_tail;    /* [capacity] consumer cursor per producer */
     /* Own tasks (xqueue.h): a deque in a circular array of ring_size; the
@@ -99,6 +101,9 @@ struct xomp_team {
     _Atomic bool ws_cancelled;  /* `cancel for|sections` (consumed by the barrier) */
     /* Tasks made ready by threads outside the team (task.c). */
     _Atomic(struct xomp_task *) inbox;
+    /* Members asleep in a wait that runs tasks (barrier, taskwait, ...):
+     * a creator that queues work wakes one (xomp_dlb_offer). */
+    _Atomic uint32_t idle_sleepers;
     enum xomp_barrier_kind barrier_kind;
     struct xomp_thread *master;
     unsigned reserved;          /* keeps_threads: workers 1..reserved own a thread */

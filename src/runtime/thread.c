@@ -67,7 +67,7 @@ static bool dock_recheck(void *arg)
 static void dock_wait(struct xomp_thread *thr)
 {
     struct xomp_idle idle;
-    xomp_idle_init(&idle);
+    xomp_idle_begin(&idle, NULL);
     while (!dock_recheck(thr))
         xomp_idle_step(&thr->waker, &idle, dock_recheck, thr);
     thr->launch_seen = atomic_load_explicit(&thr->launch, memory_order_acquire);

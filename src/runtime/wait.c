@@ -50,12 +50,24 @@ void xomp_idle_step(struct xomp_waker *self, struct xomp_idle *idle, bool (*rech
      * this read changes it, so futex_wait below returns at once. */
     uint32_t seq = atomic_load_explicit(&self->seq, memory_order_acquire);
     atomic_store_explicit(&self->sleeping, 1, memory_order_relaxed);
+    /* relaxed: advice for task creators (xomp_dlb_offer), which wake a
+     * sleeper when they queue work; a creator that misses it runs the
+     * work itself, nothing is lost. */
+    if (idle->sleepers) {
+        atomic_store_explicit(&self->offer, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(idle->sleepers, 1, memory_order_relaxed);
+    }
     /* seq_cst fence: pairs with the fence in xomp_wake_if_sleeping().
      * Either the waker sees sleeping == 1 and wakes us, or our recheck
      * sees the waker's event. */
     atomic_thread_fence(memory_order_seq_cst);
     if (!recheck(arg))
         xomp_futex_wait(&self->seq, seq);
+    /* Count ourselves out unless a creator claimed our wake-up (and
+     * counted us out): exactly one of us takes `offer` from 1 to 0.
+     * relaxed: as above; RMWs on `offer` are totally ordered. */
+    if (idle->sleepers && atomic_exchange_explicit(&self->offer, 0, memory_order_relaxed))
+        atomic_fetch_sub_explicit(idle->sleepers, 1, memory_order_relaxed);
     atomic_store_explicit(&self->sleeping, 0, memory_order_relaxed);
     /* Spin again briefly before the next sleep: a wake-up usually means
      * more events follow soon. */

@@ -8,7 +8,7 @@
  * is a loop of the form
  *
  *     struct xomp_idle idle;
- *     xomp_idle_init(&idle);
+ *     xomp_idle_begin(&idle, sleepers);
  *     while (!done()) {
  *         if (found_work()) { xomp_idle_init(&idle); continue; }
  *         xomp_idle_step(self, &idle, recheck, arg);
@@ -32,17 +32,31 @@ struct xomp_thread;
 struct xomp_waker {
     _Alignas(64) _Atomic uint32_t seq; /* futex word: bumped by every wake */
     _Atomic uint32_t sleeping;         /* 1 while the owner may be in futex_wait */
+    /* 1 while the owner sleeps counted in a team's idle_sleepers and no
+     * creator has claimed its wake-up yet (xomp_dlb_wake_thief). */
+    _Atomic uint32_t offer;
 };
 
 struct xomp_idle {
     uint64_t start_ns; /* when this idle period began (0: not yet read) */
     uint32_t spins;
+    /* Counted in while asleep, or NULL: a team's idle_sleepers, which
+     * tells task creators that a member sleeps and could take work. */
+    _Atomic uint32_t *sleepers;
 };
 
+/* Reset the spin budget (the waiter found work or progress). */
 static inline void xomp_idle_init(struct xomp_idle *idle)
 {
     idle->start_ns = 0;
     idle->spins = 0;
+}
+
+/* Start an idle wait; `sleepers` as in struct xomp_idle. */
+static inline void xomp_idle_begin(struct xomp_idle *idle, _Atomic uint32_t *sleepers)
+{
+    xomp_idle_init(idle);
+    idle->sleepers = sleepers;
 }
 
 /* One step of an idle wait: a short spin, or, once the spin budget is spent,

@@ -1,6 +1,8 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
 #include "ws.h"
 
+#include "../task/reduction.h"
+#include "log.h"
 #include "thread.h"
 
 #include <sched.h>
@@ -39,6 +41,8 @@ struct xomp_ws *xomp_ws_enter(struct xomp_thread *thr, bool *first)
 {
     struct xomp_team *team = thr->team;
     uint64_t k = thr->worker->ws_count++;
+    /* Whatever loop the member claimed from is over for it (loop_fast.h). */
+    thr->worker->loop.fast.kind = XOMP_LOOP_FAST_NONE;
     struct xomp_ws *ws = &team->ws[k % XOMP_WS_SLOTS];
     unsigned round = 0;
     for (;;) {
@@ -104,7 +108,23 @@ struct xomp_ws *xomp_ws_current(struct xomp_thread *thr)
 struct xomp_ws *xomp_ws_join_prepared(struct xomp_thread *thr)
 {
     uint64_t k = thr->worker->ws_count++;
+    thr->worker->loop.fast.kind = XOMP_LOOP_FAST_NONE;
     struct xomp_ws *ws = &thr->team->ws[k % XOMP_WS_SLOTS];
     xomp_ws_wait_ready(thr, ws);
     return ws;
+}
+
+void xomp_ws_share_task_reductions(struct xomp_thread *thr, struct xomp_ws *ws, bool first,
+                                   uintptr_t *reductions)
+{
+    if (first) {
+        ws->task_reductions =
+            reductions ? xomp_workshare_reduction_start(thr, reductions, NULL) : NULL;
+        return;
+    }
+    if (!reductions)
+        return;
+    if (!ws->task_reductions)
+        xomp_fatal("members of a team disagree on a worksharing construct's task reductions");
+    xomp_workshare_reduction_start(thr, reductions, ws->task_reductions);
 }

@@ -34,6 +34,8 @@ struct xomp_team;
 #define XOMP_WS_READY 2u
 
 struct xomp_doacross;
+struct xomp_ws_reduction;
+struct xomp_steal_cell;
 
 struct xomp_ws {
     _Alignas(64) _Atomic uint64_t seq; /* (construct << 2) | state */
@@ -52,8 +54,12 @@ struct xomp_ws {
     uint32_t sched;    /* XOMP_SCHED_STATIC, _DYNAMIC or _GUIDED */
     uint32_t nthreads; /* members sharing the iterations */
     bool fetch_add_ok; /* dynamic: the cursor cannot wrap (loop.c) */
+    bool steal;        /* dynamic, nonmonotonic: per-member ranges (loop_steal.c) */
     bool ordered;      /* an ordered loop (ordered.c) */
     void *mem;                      /* the `mem` buffer of GOMP_*_start, zeroed */
+    /* Task reductions of the construct (reduction(task, ...)): the first
+     * member's registration, which the others join (ws.c). */
+    struct xomp_ws_reduction *task_reductions;
     struct xomp_doacross *doacross; /* ordered(n) loops (doacross.c) */
 
     /* The cursor: the first iteration not handed out yet.  Every dynamic
@@ -63,14 +69,43 @@ struct xomp_ws {
      * asleep waiting for their turn (ordered.c). */
     _Alignas(64) _Atomic uint64_t ordered_done;
     _Atomic uint32_t ordered_sleepers;
+    /* Nonmonotonic dynamic loops: one range per member, each on a line of
+     * its own; kept for the slot's next loops (loop_steal.c). */
+    struct xomp_steal_cell *steal_cells;
+    uint32_t steal_capacity;
     /* Small `mem` buffers live here instead of on the heap. */
     _Alignas(64) unsigned char inline_mem[64];
+};
+
+/* How a member claims its chunks without looking at the slot (loop_fast.h):
+ * everything a claim reads is copied here when the member enters the loop,
+ * so that a claim touches this line and, for SHARED, the cursor's. */
+enum xomp_loop_fast_kind {
+    XOMP_LOOP_FAST_NONE,   /* not a fast loop, or its claims are over */
+    XOMP_LOOP_FAST_STEAL,  /* nonmonotonic dynamic: a fetch-add of 1 on the
+                              member's own range, stealing when it is empty */
+    XOMP_LOOP_FAST_SHARED, /* dynamic: one fetch-add of `chunk` on *cursor */
+    XOMP_LOOP_FAST_OWN,    /* static with a chunk, or dynamic in a team of one:
+                              the member's own cursor `next`, moved by `step` */
+};
+
+struct xomp_loop_fast {
+    uint8_t kind; /* enum xomp_loop_fast_kind */
+    union {
+        struct xomp_steal_cell *own; /* STEAL: the member's range */
+        _Atomic uint64_t *cursor;    /* SHARED: &ws->next */
+        uint64_t next;               /* OWN: the next chunk's first iteration */
+    };
+    uint64_t step;                   /* OWN */
+    uint64_t chunk, count;           /* from the slot's description */
+    uint64_t first, incr, end;
 };
 
 /* A member's own state in the loop or sections construct it is in
  * (loop.c), kept per team member (struct xomp_worker) so that a nested
  * region's loops do not disturb the enclosing one's. */
 struct xomp_ws_member {
+    _Alignas(64) struct xomp_loop_fast fast; /* one line: read by every claim */
     struct xomp_ws *ws;   /* the construct it is in; NULL: none */
     uint64_t region;      /* ... valid while the team's region ... */
     uint64_t construct;   /* ... and the member's ws_count are these */
@@ -100,6 +135,13 @@ struct xomp_ws *xomp_ws_current(struct xomp_thread *thr);
  * the team (the loop or sections of a combined parallel construct): never
  * the first member; returns once the slot is READY. */
 struct xomp_ws *xomp_ws_join_prepared(struct xomp_thread *thr);
+
+/* Task reductions of the construct the member is entering (`reductions`:
+ * GCC's descriptor, or NULL for none): the first member registers them
+ * before it publishes the slot; the others, once it is READY, join its
+ * registration (src/task/reduction.h). */
+void xomp_ws_share_task_reductions(struct xomp_thread *thr, struct xomp_ws *ws, bool first,
+                                   uintptr_t *reductions);
 
 /* Master, at region start: every slot free for its first construct. */
 void xomp_ws_reset(struct xomp_team *team);

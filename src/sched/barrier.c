@@ -114,7 +114,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
     uint64_t prev_spawned = 0;  /* root: S of the previous wave */
 
     struct xomp_idle idle;
-    xomp_idle_init(&idle);
+    xomp_idle_begin(&idle, &team->idle_sleepers);
     for (;;) {
         if (xomp_task_run_one(thr)) {
             xomp_idle_init(&idle);
@@ -259,7 +259,7 @@ static uint64_t central_wait(struct xomp_thread *thr)
      * earlier arrivals. */
     atomic_fetch_add_explicit(&team->bar.central_arrived, 1, memory_order_acq_rel);
     struct xomp_idle idle;
-    xomp_idle_init(&idle);
+    xomp_idle_begin(&idle, &team->idle_sleepers);
     for (;;) {
         if (central_released(&c))
             /* Written by the releaser before its release store, which our
@@ -318,6 +318,13 @@ bool xomp_barrier_wait_cancellable(struct xomp_thread *thr)
 {
     uint64_t flags = barrier_wait(thr);
     if (flags & XOMP_BAR_CANCEL_PARALLEL)
-        thr->worker->end_barrier_done = true;
+        thr->worker->parallel_cancel_seen = true;
     return flags != 0;
+}
+
+void xomp_barrier_wait_region_end(struct xomp_thread *thr)
+{
+    if (!thr->worker->parallel_cancel_seen && !(barrier_wait(thr) & XOMP_BAR_CANCEL_PARALLEL))
+        return;
+    (void)barrier_wait(thr);
 }

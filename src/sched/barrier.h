@@ -71,9 +71,20 @@ void xomp_barrier_wait(struct xomp_thread *thr);
 /* The same, at a cancellation point (GOMP_barrier_cancel, the end of a
  * worksharing construct with `_cancel`): returns true when the parallel
  * region, or the worksharing construct, has been cancelled.  Every member
- * of one barrier gets the same answer.  After a parallel cancellation this
- * barrier has stood in for the region's end barrier (members that jumped to
- * the end are waiting there), so the end barrier is skipped. */
+ * of one barrier gets the same answer.  After a parallel cancellation the
+ * members met this barrier in different places (those that had jumped to
+ * the region's end in their end barrier), so the region ends with one
+ * more barrier: see xomp_barrier_wait_region_end. */
 bool xomp_barrier_wait_cancellable(struct xomp_thread *thr);
+
+/* The barrier at the end of a parallel region (every member, after the
+ * region's function returned).  When a barrier of the region reported a
+ * parallel cancellation -- this one, or a cancellable one earlier, after
+ * which that member ran the rest of the region (its reductions, its task
+ * reductions' end) -- every member waits once more, so that all leave the
+ * region, and the master returns, only when no member still runs the
+ * region's code.  Each member counts one barrier more than the one that
+ * reported the cancellation, wherever it met it, so all meet again. */
+void xomp_barrier_wait_region_end(struct xomp_thread *thr);
 
 #endif

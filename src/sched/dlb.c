@@ -106,6 +106,29 @@ void xomp_dlb_redirected(struct xomp_worker *me, bool ring_full)
     }
 }
 
+void xomp_dlb_wake_thief(struct xomp_team *team, struct xomp_worker *me)
+{
+    unsigned n = team->nthreads;
+    if (xomp_cfg.dlb == XOMP_DLB_NONE)
+        return;
+    for (unsigned i = 1; i < n; i++) {
+        unsigned v = me->id + i < n ? me->id + i : me->id + i - n;
+        struct xomp_waker *vw = &team->workers[v].thread->waker;
+        /* Claim the sleeper's wake-up (one creator per sleep, so creators
+         * that keep spawning do not each pay a futex call while it gets
+         * up) and count it out.  relaxed: advice (wait.c); waking a thread
+         * that is not asleep any more only costs it a recheck. */
+        uint32_t one = 1;
+        if (atomic_load_explicit(&vw->offer, memory_order_relaxed) &&
+            atomic_compare_exchange_strong_explicit(&vw->offer, &one, 0, memory_order_relaxed,
+                                                    memory_order_relaxed)) {
+            atomic_fetch_sub_explicit(&team->idle_sleepers, 1, memory_order_relaxed);
+            xomp_wake(vw);
+            return;
+        }
+    }
+}
+
 void xomp_dlb_idle(struct xomp_team *team, struct xomp_worker *me)
 {
     unsigned n = team->nthreads;

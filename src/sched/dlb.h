@@ -42,6 +42,19 @@ static inline void xomp_dlb_poll(struct xomp_team *team, struct xomp_worker *me)
         xomp_dlb_serve(team, me);
 }
 
+/* A member sleeps in a wait that runs tasks while we queue work in our own
+ * deque: wake one, so that it asks us for some (a sleeping thief sends no
+ * requests).  Best effort: a sleeper counted in after the check stays
+ * asleep, and the work is run by us or by the next offer's wake-up. */
+void xomp_dlb_wake_thief(struct xomp_team *team, struct xomp_worker *me);
+
+static inline void xomp_dlb_offer(struct xomp_team *team, struct xomp_worker *me)
+{
+    /* relaxed: advice only (see above). */
+    if (__builtin_expect(atomic_load_explicit(&team->idle_sleepers, memory_order_relaxed) != 0, 0))
+        xomp_dlb_wake_thief(team, me);
+}
+
 /* Redirect push: a task went to the thief (or its ring was full). */
 void xomp_dlb_redirected(struct xomp_worker *me, bool ring_full);
 

@@ -36,6 +36,11 @@ struct xomp_dep_edge {
     struct xomp_thread *waiter;
 };
 
+/* A new task's `npred` while its edges are placed: above any number of
+ * predecessors a task can have (each edge is an allocation), so that no
+ * predecessor's decrement can bring it to 0 before the creator settles it. */
+#define NPRED_GUARD (INT32_C(1) << 30)
+
 /* The successor list of a completed task's record. */
 #define EDGES_CLOSED ((struct xomp_dep_edge *)(uintptr_t)1)
 
@@ -72,20 +77,27 @@ struct xomp_dep_table {
 
 /* ---- memory: one arena per table, freed with it ---- */
 
-static void *arena_alloc(struct xomp_dep_table *table, size_t size)
+static __attribute__((noinline)) void *arena_alloc_chunk(struct xomp_dep_table *table,
+                                                         size_t size)
+{
+    size_t want = size > 8192 ? size : 8192;
+    struct arena_chunk *c = malloc(sizeof *c + want);
+    if (!c)
+        xomp_fatal("out of memory recording task dependences");
+    c->next = table->arena;
+    c->used = size;
+    c->size = want;
+    table->arena = c;
+    return c->data;
+}
+
+/* Inline: it runs for every record and edge. */
+static inline void *arena_alloc(struct xomp_dep_table *table, size_t size)
 {
     size = (size + 15) & ~(size_t)15;
     struct arena_chunk *c = table->arena;
-    if (!c || c->used + size > c->size) {
-        size_t want = size > 8192 ? size : 8192;
-        c = malloc(sizeof *c + want);
-        if (!c)
-            xomp_fatal("out of memory recording task dependences");
-        c->next = table->arena;
-        c->used = 0;
-        c->size = want;
-        table->arena = c;
-    }
+    if (__builtin_expect(!c || c->used + size > c->size, 0))
+        return arena_alloc_chunk(table, size);
     void *p = c->data + c->used;
     c->used += size;
     return p;
@@ -136,20 +148,56 @@ static struct dep_slot *slot_probe(struct dep_slot *slots, size_t nslots, void *
     return &slots[i];
 }
 
+static bool rec_closed(struct xomp_dep_rec *r);
+
+/* Every task that named the address has completed: the slot says nothing
+ * any more (a new task on the address waits for nobody), so it may go. */
+static bool slot_dead(const struct dep_slot *s)
+{
+    if (s->last_out && !rec_closed(s->last_out))
+        return false;
+    for (struct xomp_dep_rec *r = s->ins; r; r = r->next_same)
+        if (!rec_closed(r))
+            return false;
+    for (struct xomp_dep_rec *r = s->inoutsets; r; r = r->next_same)
+        if (!rec_closed(r))
+            return false;
+    return true;
+}
+
+/* The table is half full: rebuild it without its dead slots, at a size
+ * where the live ones fill at most a quarter (so that rebuilds stay rare:
+ * the next one comes after as many new addresses again).  A table kept to
+ * the live addresses stays in cache where one of every address ever named
+ * would not. */
+static void table_rebuild(struct xomp_dep_table *table)
+{
+    size_t live = 0;
+    for (size_t i = 0; i < table->nslots; i++) {
+        struct dep_slot *s = &table->slots[i];
+        if (s->used && slot_dead(s))
+            s->used = false;
+        live += s->used;
+    }
+    size_t n = 16;
+    while (n < 4 * (live + 1))
+        n *= 2;
+    struct dep_slot *slots = calloc(n, sizeof *slots);
+    if (!slots)
+        xomp_fatal("out of memory recording task dependences");
+    for (size_t i = 0; i < table->nslots; i++)
+        if (table->slots[i].used)
+            *slot_probe(slots, n, table->slots[i].addr) = table->slots[i];
+    free(table->slots);
+    table->slots = slots;
+    table->nslots = n;
+    table->nused = live;
+}
+
 static struct dep_slot *slot_for(struct xomp_dep_table *table, void *addr)
 {
-    if (2 * (table->nused + 1) > table->nslots) {
-        size_t n = table->nslots * 2;
-        struct dep_slot *slots = calloc(n, sizeof *slots);
-        if (!slots)
-            xomp_fatal("out of memory recording task dependences");
-        for (size_t i = 0; i < table->nslots; i++)
-            if (table->slots[i].used)
-                *slot_probe(slots, n, table->slots[i].addr) = table->slots[i];
-        free(table->slots);
-        table->slots = slots;
-        table->nslots = n;
-    }
+    if (2 * (table->nused + 1) > table->nslots)
+        table_rebuild(table);
     struct dep_slot *s = slot_probe(table->slots, table->nslots, addr);
     if (!s->used) {
         memset(s, 0, sizeof *s);
@@ -168,42 +216,43 @@ static bool rec_closed(struct xomp_dep_rec *r)
     return atomic_load_explicit(&r->succ, memory_order_acquire) == EDGES_CLOSED;
 }
 
-/* Make `t` wait for the task of record `r`, unless that task completed. */
-static void link_after(struct xomp_dep_table *table, struct xomp_dep_rec *r, struct xomp_task *t)
+/* Make `t` wait for the task of record `r`, unless that task completed.
+ * Returns whether it now waits (an edge was published). */
+static inline bool link_after(struct xomp_dep_table *table, struct xomp_dep_rec *r,
+                              struct xomp_task *t)
 {
     if (!r)
-        return;
+        return false;
     struct xomp_dep_edge *head = atomic_load_explicit(&r->succ, memory_order_acquire);
     if (head == EDGES_CLOSED)
-        return;
+        return false;
     struct xomp_dep_edge *e = arena_alloc(table, sizeof *e);
     e->succ = t;
     e->waiter = (t->flags & XOMP_TASK_WAITED) ? t->owner : NULL;
-    /* Count the edge before publishing it, so that the predecessor's
-     * decrement can never come first.  relaxed: t is not visible to
-     * anybody yet; the decrement follows the edge's publication. */
-    atomic_fetch_add_explicit(&t->npred, 1, memory_order_relaxed);
+    /* No count to raise first: t->npred starts at NPRED_GUARD, far above
+     * any number of predecessors, so their decrements cannot reach 0
+     * before xomp_dep_register settles the count. */
     do {
-        if (head == EDGES_CLOSED) {
-            /* The predecessor completed meanwhile: no edge after all. */
-            atomic_fetch_sub_explicit(&t->npred, 1, memory_order_relaxed);
-            return;
-        }
+        if (head == EDGES_CLOSED)
+            return false; /* the predecessor completed meanwhile */
         e->next = head;
         /* release: the completer's acquire exchange then reads e. */
     } while (!atomic_compare_exchange_weak_explicit(&r->succ, &head, e, memory_order_release,
                                                     memory_order_acquire));
+    return true;
 }
 
 /* Link `t` behind every record of a list, dropping completed ones from its
- * front as it goes (the list only has to name tasks that may still run). */
+ * front as it goes (the list only has to name tasks that may still run).
+ * Adds the edges published to *edges. */
 static struct xomp_dep_rec *link_after_list(struct xomp_dep_table *table,
-                                            struct xomp_dep_rec *list, struct xomp_task *t)
+                                            struct xomp_dep_rec *list, struct xomp_task *t,
+                                            uint32_t *edges)
 {
     while (list && rec_closed(list))
         list = list->next_same;
     for (struct xomp_dep_rec *r = list; r; r = r->next_same)
-        link_after(table, r, t);
+        *edges += link_after(table, r, t);
     return list;
 }
 
@@ -221,11 +270,15 @@ struct dep_item {
 };
 
 /* GCC's depend array: either {n, nout, addr...} or
- * {0, n, nout, nmutexinoutset, nin, addr..., depobj pointers...}. */
-static size_t parse_depend(void **depend, struct dep_item *out, size_t cap, bool *all_memory)
+ * {0, n, nout, nmutexinoutset, nin, addr..., depobj pointers...}.  Sets
+ * *writers_first when no writer follows a non-writer (always so but for
+ * depobj entries). */
+static size_t parse_depend(void **depend, struct dep_item *out, size_t cap, bool *all_memory,
+                           bool *writers_first)
 {
     size_t n = 0;
     *all_memory = false;
+    *writers_first = true;
     if (depend[0]) {
         size_t total = (uintptr_t)depend[0], nout = (uintptr_t)depend[1];
         for (size_t i = 0; i < total && n < cap; i++) {
@@ -258,6 +311,7 @@ static size_t parse_depend(void **depend, struct dep_item *out, size_t cap, bool
             }
         }
         *all_memory |= out[n].kind == DEP_OUT && !out[n].addr;
+        *writers_first &= out[n].kind != DEP_OUT || !n || out[n - 1].kind == DEP_OUT;
         n++;
     }
     return n;
@@ -270,27 +324,28 @@ static size_t depend_count(void **depend)
 
 /* depend(inout: omp_all_memory): wait for every sibling with dependences
  * so far; every later one waits for this task. */
-static void register_all_memory(struct xomp_dep_table *table, struct xomp_task *t)
+static uint32_t register_all_memory(struct xomp_dep_table *table, struct xomp_task *t)
 {
     t->dep_recs = arena_alloc(table, sizeof(struct xomp_dep_rec));
     t->ndeps = 1;
     atomic_init(&t->dep_recs[0].succ, NULL);
     t->dep_recs[0].next_same = NULL;
-    link_after(table, table->all_memory, t);
+    uint32_t edges = link_after(table, table->all_memory, t);
     for (size_t i = 0; i < table->nslots; i++) {
         struct dep_slot *s = &table->slots[i];
         if (!s->used)
             continue;
-        link_after(table, s->last_out, t);
-        link_after_list(table, s->ins, t);
-        link_after_list(table, s->inoutsets, t);
+        edges += link_after(table, s->last_out, t);
+        link_after_list(table, s->ins, t, &edges);
+        link_after_list(table, s->inoutsets, t, &edges);
         s->used = false;
     }
     table->nused = 0;
     table->all_memory = &t->dep_recs[0];
+    return edges;
 }
 
-void xomp_dep_register(struct xomp_thread *thr, struct xomp_task *parent, struct xomp_task *t,
+bool xomp_dep_register(struct xomp_thread *thr, struct xomp_task *parent, struct xomp_task *t,
                        void **depend)
 {
     (void)thr;
@@ -300,20 +355,28 @@ void xomp_dep_register(struct xomp_thread *thr, struct xomp_task *parent, struct
     struct dep_item *items = cap <= 16 ? stack_items : malloc(cap * sizeof *items);
     if (!items)
         xomp_fatal("out of memory recording task dependences");
-    bool all_memory;
-    size_t n = parse_depend(depend, items, cap, &all_memory);
+    bool all_memory, writers_first;
+    size_t n = parse_depend(depend, items, cap, &all_memory, &writers_first);
 
-    atomic_init(&t->npred, 1); /* the creator's guard */
+    /* The creator's guard, larger than any count of predecessors; settled
+     * below once the edges are in place.  A plain initialisation: nobody
+     * sees t before its first edge is published (release CAS). */
+    atomic_init(&t->npred, NPRED_GUARD);
+    t->flags |= XOMP_TASK_HAS_DEPS;
+    uint32_t edges = 0;
     if (all_memory) {
-        register_all_memory(table, t);
+        edges = register_all_memory(table, t);
     } else {
         t->dep_recs = arena_alloc(table, n * sizeof(struct xomp_dep_rec));
-        link_after(table, table->all_memory, t);
+        edges += link_after(table, table->all_memory, t);
         uint32_t made = 0;
-        /* Writers first: a repeated address keeps its strongest kind. */
-        for (int pass = 0; pass < 2; pass++)
+        /* Writers first: a repeated address keeps its strongest kind.  GCC
+         * lists them first; only depobj entries need a second pass. */
+        for (int pass = writers_first; pass < 2; pass++)
             for (size_t i = 0; i < n; i++) {
-                if ((items[i].kind == DEP_OUT) != (pass == 0))
+                if (pass == 0 && items[i].kind != DEP_OUT)
+                    continue;
+                if (pass == 1 && !writers_first && items[i].kind == DEP_OUT)
                     continue;
                 struct dep_slot *s = slot_for(table, items[i].addr);
                 if (rec_of(t, s->last_out, made) || rec_of(t, s->ins, made) ||
@@ -322,23 +385,23 @@ void xomp_dep_register(struct xomp_thread *thr, struct xomp_task *parent, struct
                 struct xomp_dep_rec *r = &t->dep_recs[made++];
                 atomic_init(&r->succ, NULL);
                 r->next_same = NULL;
-                link_after(table, s->last_out, t);
+                edges += link_after(table, s->last_out, t);
                 switch (items[i].kind) {
                 case DEP_OUT:
-                    link_after_list(table, s->ins, t);
-                    link_after_list(table, s->inoutsets, t);
+                    link_after_list(table, s->ins, t, &edges);
+                    link_after_list(table, s->inoutsets, t, &edges);
                     s->last_out = r;
                     s->ins = s->inoutsets = NULL;
                     break;
                 case DEP_IN:
-                    s->inoutsets = link_after_list(table, s->inoutsets, t);
+                    s->inoutsets = link_after_list(table, s->inoutsets, t, &edges);
                     while (s->ins && rec_closed(s->ins))
                         s->ins = s->ins->next_same;
                     r->next_same = s->ins;
                     s->ins = r;
                     break;
                 case DEP_INOUTSET:
-                    s->ins = link_after_list(table, s->ins, t);
+                    s->ins = link_after_list(table, s->ins, t, &edges);
                     while (s->inoutsets && rec_closed(s->inoutsets))
                         s->inoutsets = s->inoutsets->next_same;
                     r->next_same = s->inoutsets;
@@ -348,17 +411,14 @@ void xomp_dep_register(struct xomp_thread *thr, struct xomp_task *parent, struct
             }
         t->ndeps = made;
     }
-    t->flags |= XOMP_TASK_HAS_DEPS;
     if (items != stack_items)
         free(items);
-}
-
-bool xomp_dep_release_guard(struct xomp_task *t)
-{
-    /* acq_rel: acquire pairs with the predecessors' decrements (their
-     * effects are visible to the task); release orders the creation before
-     * the last decrement, whose maker schedules the task. */
-    return atomic_fetch_sub_explicit(&t->npred, 1, memory_order_acq_rel) == 1;
+    /* Settle the guard: leave the edges published, minus the decrements of
+     * predecessors that completed since.  acq_rel: acquire pairs with those
+     * decrements (their effects are visible to the task); release orders
+     * the creation before the last decrement, whose maker schedules t. */
+    return atomic_fetch_sub_explicit(&t->npred, NPRED_GUARD - (int32_t)edges,
+                                     memory_order_acq_rel) == NPRED_GUARD - (int32_t)edges;
 }
 
 void xomp_dep_complete(struct xomp_thread *thr, struct xomp_task *t)

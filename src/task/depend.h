@@ -25,14 +25,11 @@ struct xomp_thread;
 
 /* Parse GCC's depend array (both of its layouts) and record the new task's
  * dependences in its parent's table, linking it behind its predecessors.
- * Sets t->npred to 1 + the number of predecessors it now waits for (the 1 is
- * the creator's guard, dropped by xomp_dep_release_guard). */
-void xomp_dep_register(struct xomp_thread *thr, struct xomp_task *parent, struct xomp_task *t,
+ * Returns true when the task has no unmet dependence left (it is ready, and
+ * the caller schedules or runs it); otherwise its last predecessor to
+ * complete schedules it (or, for a WAITED task, wakes its creator). */
+bool xomp_dep_register(struct xomp_thread *thr, struct xomp_task *parent, struct xomp_task *t,
                        void **depend);
-
-/* Drop the creator's guard: true when the task has no unmet dependence
- * left (it is ready, and the caller schedules it). */
-bool xomp_dep_release_guard(struct xomp_task *t);
 
 /* The task completed: release the tasks waiting for it.  Ready ones are
  * scheduled by the calling thread (or handed to its team's inbox when the

@@ -22,9 +22,19 @@ enum {
 };
 enum { E_ADDR = 0, E_OFFSET = 1, E_DESC = 2, E_SIZE = 3 };
 
-/* Address -> entry, open addressing. */
+/* The registration shared by the members of one worksharing construct
+ * (reduction.h): the first member's descriptor, which the others copy the
+ * private arrays from, and how many members still hold the arrays. */
+struct xomp_ws_reduction {
+    uintptr_t *first;
+    _Atomic uint32_t holders;
+};
+
+/* Address -> entry, open addressing.  One per registering task (d[D_TABLE]
+ * of its first descriptor). */
 struct lookup {
     size_t mask;
+    struct xomp_ws_reduction *share; /* worksharing registrations only */
     uintptr_t *slots[];
 };
 
@@ -188,25 +198,53 @@ struct xomp_taskgroup *xomp_parallel_reduction_taskgroup(uintptr_t *data, unsign
     return tg;
 }
 
-void xomp_workshare_reduction_start(struct xomp_thread *thr, uintptr_t *data, uintptr_t *orig)
+struct xomp_ws_reduction *xomp_workshare_reduction_start(struct xomp_thread *thr, uintptr_t *data,
+                                                         struct xomp_ws_reduction *join)
 {
     xomp_taskgroup_start(thr);
     struct xomp_taskgroup *tg = thr->task->taskgroup;
     tg->workshare = true;
+    struct xomp_ws_reduction *share = join;
+    if (!share) {
+        share = malloc(sizeof *share);
+        if (!share)
+            xomp_fatal("out of memory registering a worksharing task reduction");
+        share->first = data;
+        atomic_init(&share->holders, 1);
+    } else {
+        /* relaxed: every member registers before the construct's closing
+         * barrier and unregisters after it, so no decrement can precede
+         * this increment; the barrier orders them. */
+        atomic_fetch_add_explicit(&share->holders, 1, memory_order_relaxed);
+    }
     unsigned nthreads = thr->team ? thr->team->nthreads : 1;
-    do_register(data, tg->reductions, orig, nthreads);
+    do_register(data, tg->reductions, join ? join->first : NULL, nthreads);
+    ((struct lookup *)data[D_TABLE])->share = share;
     tg->reductions = data;
+    return share;
 }
 
 void xomp_workshare_reduction_end(struct xomp_thread *thr, bool cancelled)
 {
-    uintptr_t *data = thr->task->taskgroup->reductions;
+    struct xomp_taskgroup *tg = thr->task->taskgroup;
+    if (!tg || !tg->workshare)
+        xomp_fatal("GOMP_workshare_task_reduction_unregister outside a worksharing construct "
+                   "with task reductions");
+    uintptr_t *data = tg->reductions;
+    struct lookup *table = (struct lookup *)data[D_TABLE];
+    struct xomp_ws_reduction *share = table->share;
+    /* Every task that may use the private copies through this member is
+     * in the taskgroup: wait for them. */
     xomp_taskgroup_end(thr);
-    /* Member 0 owns the shared private arrays; every member its table. */
-    if (thr->team_id == 0)
+    /* acq_rel: the last holder acquires the other members' uses of the
+     * copies (member 0 combined them just before its own call) before it
+     * frees them; release orders this member's uses before. */
+    if (atomic_fetch_sub_explicit(&share->holders, 1, memory_order_acq_rel) == 1) {
         xomp_taskgroup_reduction_unregister(data);
-    else
-        free((void *)data[D_TABLE]);
+        free(share);
+    } else {
+        free(table);
+    }
     if (!cancelled && thr->team)
         xomp_barrier_wait(thr);
 }

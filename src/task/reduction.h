@@ -34,10 +34,24 @@ void xomp_task_reduction_remap(struct xomp_thread *thr, size_t cnt, size_t cntor
 struct xomp_taskgroup *xomp_parallel_reduction_taskgroup(uintptr_t *data, unsigned nthreads,
                                                          struct xomp_thread *master);
 
-/* Worksharing constructs with task reductions: every member opens a
- * taskgroup; the first member registers `data` (allocating the private
- * copies), the others share its arrays through `orig`. */
-void xomp_workshare_reduction_start(struct xomp_thread *thr, uintptr_t *data, uintptr_t *orig);
+/* Worksharing constructs with task reductions (`for`, `sections`, `scope`
+ * with reduction(task, ...)).  Each member opens a taskgroup and registers
+ * its own descriptor `data` (GCC's code reads the private array from it
+ * and member 0 combines through it).  The first member (join == NULL)
+ * allocates the private copies and returns the share that the others then
+ * pass as `join`: they copy the arrays from the first member's descriptor,
+ * so that every member and every in_reduction task sees the same copies.
+ * The first member's descriptor must stay valid until every member has
+ * registered, which the construct's closing barrier guarantees.
+ *
+ * At the end (GOMP_workshare_task_reduction_unregister, after the closing
+ * barrier and member 0's combination) each member waits for its
+ * taskgroup; the last member to let go frees the copies -- not member 0
+ * by rule, which may never have met the construct when the region was
+ * cancelled.  Then, unless the region was cancelled, the team barrier. */
+struct xomp_ws_reduction;
+struct xomp_ws_reduction *xomp_workshare_reduction_start(struct xomp_thread *thr, uintptr_t *data,
+                                                         struct xomp_ws_reduction *join);
 void xomp_workshare_reduction_end(struct xomp_thread *thr, bool cancelled);
 
 #endif

@@ -250,8 +250,12 @@ static bool task_place(struct xomp_thread *thr, struct xomp_task *t)
     struct xomp_team *team = thr->team;
     struct xomp_worker *me = thr->worker;
     unsigned c = place_task(team, me);
-    if (c == me->id)
-        return xomp_self_push(team, me, t);
+    if (c == me->id) {
+        if (!xomp_self_push(team, me, t))
+            return false;
+        xomp_dlb_offer(team, me); /* someone idle sleeps: wake it to ask */
+        return true;
+    }
     bool pushed = xomp_ring_push(team, me, c, t);
     if (__builtin_expect((int)c == me->dlb_redirect, 0))
         xomp_dlb_redirected(me, !pushed);
@@ -270,6 +274,15 @@ static bool task_place(struct xomp_thread *thr, struct xomp_task *t)
 /* noinline: the task fast path tail-calls it and stays frameless. */
 __attribute__((noinline)) void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t)
 {
+    if (task_place(thr, t))
+        return;
+    /* The ring is full, so there is work to give: answer a thief that
+     * asked (it takes our oldest tasks, which makes room) and wake one
+     * that sleeps, then try once more.  Without this a creator whose
+     * ring stays full runs every new task itself and answers nobody. */
+    struct xomp_worker *me = thr->worker;
+    xomp_dlb_poll(thr->team, me);
+    xomp_dlb_offer(thr->team, me);
     if (task_place(thr, t))
         return;
     thr->stats.immediate++;
@@ -391,7 +404,7 @@ static void wait_until(struct xomp_thread *thr, bool (*done)(void *), void *arg)
         .help = thr->team != NULL && thr->depth < xomp_cfg.max_depth,
     };
     struct xomp_idle idle;
-    xomp_idle_init(&idle);
+    xomp_idle_begin(&idle, c.help ? &thr->team->idle_sleepers : NULL);
     while (!done(arg)) {
         if (c.help && xomp_task_run_one(thr)) {
             xomp_idle_init(&idle);
@@ -421,14 +434,19 @@ void xomp_taskwait(struct xomp_thread *thr)
     struct xomp_team *team = thr->team;
     if (team && thr->depth < xomp_cfg.max_depth) {
         struct xomp_worker *me = thr->worker;
-        xomp_dlb_poll(team, me);
         /* Our children that are still queued are the newest own tasks (the
          * deque is LIFO and tasks of outer frames lie beneath them): run
-         * them while the top is one. */
+         * them while the top is one.  Serve steal requests before each (a
+         * load and a compare): an idle member asking for work waits for
+         * the answer, so a creator that only ran its children here kept
+         * the whole phase to itself (sparselu ran 4 of 9928 tasks on the
+         * second thread). */
         struct xomp_task *child;
+        xomp_dlb_poll(team, me);
         while (!me->overflow_head && (child = xomp_self_peek(team, me)) && child->parent == t) {
             xomp_self_drop_top(me);
             task_execute_on(thr, me, t, child);
+            xomp_dlb_poll(team, me);
         }
     }
     if (!children_done(t))
@@ -528,6 +546,18 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
 {
     struct xomp_task *parent = thr->task;
     bool has_deps = (flags & GOMP_TASK_FLAG_DEPEND) && depend && thr->team;
+    if (has_deps && thr->team->nthreads == 1 && !(flags & GOMP_TASK_FLAG_DETACH) &&
+        children_done(parent)) {
+        /* A team of one, and every earlier child has completed: nothing
+         * this task could depend on is pending, and only this thread could
+         * run it.  Run it now without recording its dependences (a later
+         * sibling finds nothing to wait for either way): a graph of
+         * dependent tasks then runs in creation order with no table, no
+         * queue and no pile of waiting tasks.  Not for detached tasks,
+         * whose completion may wait for a later task's fulfill. */
+        run_now = true;
+        has_deps = false;
+    }
     void *args;
     struct xomp_task *t;
     if (run_now && !cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && !fixup) {
@@ -565,8 +595,7 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         if (has_deps) {
             /* Wait for the siblings it depends on, running tasks meanwhile. */
             t->flags |= XOMP_TASK_WAITED;
-            xomp_dep_register(thr, parent, t, depend);
-            if (!xomp_dep_release_guard(t))
+            if (!xomp_dep_register(thr, parent, t, depend))
                 wait_until(thr, npred_zero, t);
         }
         thr->task = t;
@@ -583,10 +612,13 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         return;
     }
 
+    /* Someone idle asked us for work: serve before placing this one (a
+     * thread creating only tasks with dependences must still hand out the
+     * ready ones it queued). */
+    xomp_dlb_poll(thr->team, thr->worker);
     xomp_task_count_child(thr, parent, t);
     if (has_deps) {
-        xomp_dep_register(thr, parent, t, depend);
-        if (!xomp_dep_release_guard(t))
+        if (!xomp_dep_register(thr, parent, t, depend))
             return; /* its last predecessor will schedule it */
     }
     xomp_task_submit(thr, t);

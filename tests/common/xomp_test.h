@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int xomp_test_failures;
 
@@ -58,6 +59,19 @@ __attribute__((constructor)) static void xomp_test_check_runtime(void)
         if (getenv("XOMP_TEST_VERBOSE"))
             fprintf(stderr, "running on xomp %s\n", version());
     }
+}
+
+/* Run this program again with `var=value` in the environment (the runtime
+ * reads it at start-up) and `marker=1`, which the second run tests with
+ * getenv to know it is the second.  Returns only on failure (status 1). */
+static inline int test_exec_again(char **argv, const char *marker, const char *var,
+                                  const char *value)
+{
+    setenv(marker, "1", 1);
+    setenv(var, value, 1);
+    execv("/proc/self/exe", argv);
+    perror("execv /proc/self/exe");
+    return 1;
 }
 
 /* Exit status of a test: 0 when every CHECK held. */

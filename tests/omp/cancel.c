@@ -4,7 +4,10 @@
  * set): `cancel parallel` with threads waiting in a cancellable barrier and
  * others still working; `cancel for` in a dynamic loop; `cancel taskgroup`
  * with pending tasks and pending dependent tasks (they are discarded, never
- * half-run); and that without OMP_CANCELLATION cancellation is ignored.
+ * half-run); a dependence chain with readers between its links, cancelled
+ * from inside by one link (exactly the links before it ran, in order; the
+ * later ones, released by discarded predecessors, never run; a reader that
+ * runs sees exactly the links before it); and that without OMP_CANCELLATION cancellation is ignored.
  */
 #include "xomp_test.h"
 
@@ -111,6 +114,46 @@ static void cancel_taskgroup(void)
     CHECK(started < 200 || dep_started < 20, "cancel taskgroup discarded nothing");
 }
 
+#define CHAIN 50
+#define CANCELLER 10
+
+static void cancel_taskgroup_chain(void)
+{
+    int ran[CHAIN] = {0}, order[CHAIN] = {0}, next = 0, bad_readers = 0;
+#pragma omp parallel shared(ran, order, next, bad_readers)
+#pragma omp single
+    {
+#pragma omp taskgroup
+        {
+            int x = 0;
+            (void)x;
+            for (int k = 0; k < CHAIN; k++) {
+                /* Links run one at a time (inout on x): plain writes. */
+#pragma omp task depend(inout : x) firstprivate(k) shared(ran, order, next)
+                {
+                    ran[k] = 1;
+                    order[k] = next++;
+                    if (k == CANCELLER) {
+#pragma omp cancel taskgroup
+                    }
+                }
+                /* A reader between links k and k+1: if it runs, it runs
+                 * after link k and before link k+1. */
+#pragma omp task depend(in : x) firstprivate(k) shared(next, bad_readers)
+                if (next != k + 1) {
+#pragma omp atomic
+                    bad_readers++;
+                }
+            }
+        }
+    }
+    for (int k = 0; k <= CANCELLER; k++)
+        CHECK(ran[k] && order[k] == k, "chain link %d: ran %d, position %d", k, ran[k], order[k]);
+    for (int k = CANCELLER + 1; k < CHAIN; k++)
+        CHECK(!ran[k], "chain link %d ran after the taskgroup was cancelled", k);
+    CHECK(bad_readers == 0, "%d readers ran out of order with the chain", bad_readers);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -129,15 +172,12 @@ int main(int argc, char **argv)
         CHECK(ran == 1000, "cancel for took effect without OMP_CANCELLATION (%d ran)", ran);
         if (test_result())
             return 1;
-        setenv("XOMP_TEST_CANCEL_EXEC", "1", 1);
-        setenv("OMP_CANCELLATION", "true", 1);
-        execv("/proc/self/exe", argv);
-        perror("execv /proc/self/exe");
-        return 1;
+        return test_exec_again(argv, "XOMP_TEST_CANCEL_EXEC", "OMP_CANCELLATION", "true");
     }
     CHECK(omp_get_cancellation(), "OMP_CANCELLATION=true not honoured");
     cancel_parallel();
     cancel_for();
     cancel_taskgroup();
+    cancel_taskgroup_chain();
     return test_result();
 }

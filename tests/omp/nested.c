@@ -31,13 +31,8 @@ int main(int argc, char **argv)
     (void)argc;
     /* Run again with OMP_MAX_ACTIVE_LEVELS=2 in the environment (the
      * runtime reads it at start-up). */
-    if (!getenv("XOMP_TEST_NESTED_EXEC")) {
-        setenv("XOMP_TEST_NESTED_EXEC", "1", 1);
-        setenv("OMP_MAX_ACTIVE_LEVELS", "2", 1);
-        execv("/proc/self/exe", argv);
-        perror("execv /proc/self/exe");
-        return 1;
-    }
+    if (!getenv("XOMP_TEST_NESTED_EXEC"))
+        return test_exec_again(argv, "XOMP_TEST_NESTED_EXEC", "OMP_MAX_ACTIVE_LEVELS", "2");
     CHECK(omp_get_max_active_levels() == 2, "OMP_MAX_ACTIVE_LEVELS=2 gave %d",
           omp_get_max_active_levels());
     CHECK(omp_get_level() == 0 && omp_get_active_level() == 0 && !omp_in_parallel() &&
