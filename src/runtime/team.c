@@ -80,6 +80,8 @@ struct xomp_team *xomp_team_create(unsigned capacity, unsigned level)
     team->member_place = xcalloc(capacity, sizeof *team->member_place);
     team->member_part_first = xcalloc(capacity, sizeof *team->member_part_first);
     team->member_part_len = xcalloc(capacity, sizeof *team->member_part_len);
+    team->member_map = xcalloc(capacity, sizeof *team->member_map);
+    team->node_members = xcalloc(capacity, sizeof *team->node_members);
     for (unsigned i = 0; i < capacity; i++) {
         struct xomp_worker *w = &workers[i];
         w->team = team;
@@ -128,6 +130,8 @@ void xomp_team_destroy(struct xomp_team *team)
     free(team->member_place);
     free(team->member_part_first);
     free(team->member_part_len);
+    free(team->member_map);
+    free(team->node_members);
     free(team);
 }
 
@@ -243,6 +247,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     atomic_store_explicit(&team->ws_cancelled, false, memory_order_relaxed);
     xomp_icv_next_level(&thr->task->icv, &team->icv);
     xomp_bind_plan(team, thr, flags & 7);
+    xomp_dlb_plan(team); /* NUMA map, after the places are planned */
 
     /* Barrier: tickets continue from the master's (the largest); every
      * member's task counters start from zero (member_begin). */

@@ -113,7 +113,7 @@ static inline bool xomp_task_spawn_fast(struct xomp_thread *thr, void (*fn)(void
                          0))
         return false;
     struct xomp_worker *me = thr->worker;
-    xomp_dlb_poll(team, me); /* someone idle asked us for work */
+    xomp_dlb_poll(team, me, XOMP_DLB_AT_SPAWN); /* someone idle asked us for work */
     struct xomp_task *t = xomp_task_alloc_small(&thr->cache);
     void *args = (char *)t + XOMP_TASK_ARGS_OFFSET;
     xomp_copy_args(args, data, arg_size);

@@ -147,7 +147,8 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
 {
     struct xomp_task *prev = thr->task;
     thr->stats.tasks_run++;
-    thr->stats.run_self += thr->worker && t->creator == thr->worker->id;
+    if (thr->worker)
+        xomp_dlb_count_run(&thr->stats, thr->worker, t->creator);
     t->owner = thr;
     thr->task = t;
     thr->depth++;
@@ -175,7 +176,7 @@ static inline void task_execute(struct xomp_thread *thr, struct xomp_task *t)
     struct xomp_task *prev = thr->task;
     struct xomp_worker *w = thr->worker;
     thr->stats.tasks_run++;
-    thr->stats.run_self += t->creator == w->id;
+    xomp_dlb_count_run(&thr->stats, w, t->creator);
     t->owner = thr;
     thr->task = t;
     thr->depth++;
@@ -199,8 +200,6 @@ static inline void task_execute(struct xomp_thread *thr, struct xomp_task *t)
 
 static unsigned place_task(struct xomp_team *team, struct xomp_worker *me)
 {
-    if (__builtin_expect(me->dlb_redirect >= 0, 0))
-        return (unsigned)me->dlb_redirect; /* redirect push (dlb.c) */
     if (xomp_cfg.placement == XOMP_PLACEMENT_LOCAL)
         return me->id;
     unsigned c = me->rr_next;
@@ -214,20 +213,14 @@ static bool task_place(struct xomp_thread *thr, struct xomp_task *t)
 {
     struct xomp_team *team = thr->team;
     struct xomp_worker *me = thr->worker;
+    if (__builtin_expect(me->dlb_redirect >= 0, 0) && xomp_dlb_redirect(team, me, t))
+        return true; /* redirect push (dlb.c) */
     unsigned c = place_task(team, me);
     if (c == me->id)
         return xomp_self_push(team, me, t);
-    bool pushed = xomp_ring_push(team, me, c, t);
-    if (__builtin_expect((int)c == me->dlb_redirect, 0))
-        xomp_dlb_redirected(me, !pushed);
-    if (!pushed)
+    if (!xomp_ring_push(team, me, c, t))
         return false;
-    struct xomp_worker *cw = &team->workers[c];
-    /* relaxed: advice only (see xomp_xqueue_pop); skip the store when it
-     * would not change, to keep the line shared. */
-    if (atomic_load_explicit(&cw->hint, memory_order_relaxed) != me->id)
-        atomic_store_explicit(&cw->hint, me->id, memory_order_relaxed);
-    xomp_wake_if_sleeping(&cw->thread->waker);
+    xomp_ring_notify(team, me, c);
     thr->stats.pushed_other++;
     return true;
 }
@@ -299,6 +292,8 @@ static struct xomp_task *task_next(struct xomp_team *team, struct xomp_worker *m
     t = xomp_xqueue_pop(team, me);
     if (t)
         return t;
+    if (__builtin_expect(xomp_cfg.dlb == XOMP_DLB_WAIT, 0) && (t = xomp_dlb_stolen(me)))
+        return t; /* handed over by a victim (dlb.c) */
     if (atomic_load_explicit(&team->inbox, memory_order_relaxed)) {
         /* acquire: pairs with the release CAS of team_inbox_push. */
         struct xomp_task *list = atomic_exchange_explicit(&team->inbox, NULL, memory_order_acquire);
@@ -318,12 +313,11 @@ bool xomp_task_run_one(struct xomp_thread *thr)
     if (!team)
         return false;
     struct xomp_worker *me = thr->worker;
-    xomp_dlb_poll(team, me); /* give work away first if someone asked */
     struct xomp_task *t = task_next(team, me);
-    if (!t) {
-        xomp_dlb_idle(team, me); /* ask for work */
+    if (t)
+        xomp_dlb_busy(team, me); /* give work away if someone asked */
+    else if (!(t = xomp_dlb_idle(team, me))) /* ask for work */
         return false;
-    }
     task_execute(thr, t);
     return true;
 }
@@ -332,7 +326,8 @@ bool xomp_task_has_work(struct xomp_thread *thr)
 {
     struct xomp_worker *me = thr->worker;
     return me->overflow_head || xomp_xqueue_has_work(thr->team, me) ||
-           atomic_load_explicit(&thr->team->inbox, memory_order_relaxed);
+           atomic_load_explicit(&thr->team->inbox, memory_order_relaxed) ||
+           xomp_dlb_has_work(me);
 }
 
 /* ---- waiting ---- */
@@ -390,7 +385,7 @@ void xomp_taskwait(struct xomp_thread *thr)
     if (team && thr->depth < xomp_cfg.max_depth) {
         struct xomp_worker *me = thr->worker;
         while (!children_done(t) && !me->overflow_head) {
-            xomp_dlb_poll(team, me);
+            xomp_dlb_poll(team, me, XOMP_DLB_AT_POP);
             struct xomp_task *child = xomp_self_pop(team, me);
             if (!child)
                 break;
@@ -593,7 +588,7 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
 
     /* The common case: a deferred task with a small argument block. */
     struct xomp_worker *me = thr->worker;
-    xomp_dlb_poll(team, me);
+    xomp_dlb_poll(team, me, XOMP_DLB_AT_SPAWN);
     struct xomp_task *t = xomp_task_alloc_small(&thr->cache);
     void *args = (char *)t + XOMP_TASK_ARGS_OFFSET;
     xomp_copy_args(args, data, arg_size);
