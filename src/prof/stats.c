@@ -40,12 +40,27 @@ static void add_thread(struct xomp_thread *thr, void *arg)
     fputc('\n', stderr);
 }
 
+/* Members of the calling thread's last teams may still be leaving their
+ * last region, counting its final idle polls: wait until they have left
+ * (their release store of left_region orders their counts before our
+ * reads), so that the totals add up. */
+static void wait_for_own_teams(void)
+{
+    struct xomp_thread *self = xomp_tls;
+    if (!self || self->team)
+        return; /* exit inside a region: the counts are what they are */
+    for (int level = 0; level < XOMP_HOT_LEVELS; level++)
+        if (self->hot_team[level])
+            xomp_team_wait_left(self->hot_team[level]);
+}
+
 void xomp_stats_print(void)
 {
     struct totals tot = {{0}, 0};
-    /* Counters are read while other threads may (in principle) still run;
-     * at exit they are docked or asleep, and a slightly stale value only
-     * misreports a statistic. */
+    /* Threads of teams the exiting thread did not lead (other user threads'
+     * regions) may in principle still run; a slightly stale value then
+     * only misreports a statistic. */
+    wait_for_own_teams();
     xomp_threads_foreach(add_thread, &tot);
     fprintf(stderr, "xomp stats: totals over %u threads\n", tot.threads);
     for (size_t i = 0; i < NFIELDS; i++)

@@ -108,6 +108,11 @@ static void team_wait_left(struct xomp_team *team, unsigned n)
             xomp_cpu_relax();
 }
 
+void xomp_team_wait_left(struct xomp_team *team)
+{
+    team_wait_left(team, team->nthreads);
+}
+
 void xomp_team_destroy(struct xomp_team *team)
 {
     team_wait_left(team, team->nthreads);

@@ -70,7 +70,6 @@ struct xomp_worker {
     unsigned dlb_redirect_left;  /* new tasks still to redirect */
     unsigned dlb_given;          /* tasks given for the request being served */
     unsigned dlb_countdown;      /* idle polls until the next request */
-    unsigned dlb_wake_tick;      /* spawns until we look for a sleeping thief */
     uint64_t dlb_random;         /* victim choice */
     int dlb_last_victim;         /* wait, waitfree: victim that gave us work
                                     last time (asked first), or -1 */
@@ -161,6 +160,10 @@ void xomp_parallel_end(void);
  * destruction (after every member left).  Exposed for unit tests. */
 struct xomp_team *xomp_team_create(unsigned capacity, unsigned level);
 void xomp_team_destroy(struct xomp_team *team);
+
+/* Wait until every member of the team's last region has left it entirely
+ * (after that, nothing they did in it is still under way). */
+void xomp_team_wait_left(struct xomp_team *team);
 
 /* Threads a parallel region would get for a num_threads request (0: none). */
 unsigned xomp_resolve_num_threads(struct xomp_thread *thr, unsigned requested);

@@ -26,8 +26,17 @@ void xomp_wake(struct xomp_waker *w)
 /* Pauses between reads of the clock while spinning. */
 #define SPINS_PER_CLOCK_READ 64
 
+/* Longest bounded sleep, in multiples of the first. */
+#define NAP_GROWTH_MAX 32
+
 void xomp_idle_step(struct xomp_waker *self, struct xomp_idle *idle, bool (*recheck)(void *),
                     void *arg)
+{
+    xomp_idle_step_nap(self, idle, recheck, arg, 0);
+}
+
+void xomp_idle_step_nap(struct xomp_waker *self, struct xomp_idle *idle,
+                        bool (*recheck)(void *), void *arg, uint64_t nap_ns)
 {
     bool crowded = atomic_load_explicit(&xomp_oversubscribed, memory_order_relaxed);
     uint64_t budget = crowded ? xomp_cfg.spin_ns_oversubscribed : xomp_cfg.spin_ns;
@@ -54,8 +63,15 @@ void xomp_idle_step(struct xomp_waker *self, struct xomp_idle *idle, bool (*rech
      * Either the waker sees sleeping == 1 and wakes us, or our recheck
      * sees the waker's event. */
     atomic_thread_fence(memory_order_seq_cst);
-    if (!recheck(arg))
-        xomp_futex_wait(&self->seq, seq);
+    if (!recheck(arg)) {
+        if (!nap_ns) {
+            xomp_futex_wait(&self->seq, seq);
+        } else {
+            unsigned growth = idle->naps < 5 ? 1u << idle->naps : NAP_GROWTH_MAX;
+            idle->naps++;
+            xomp_futex_wait_for(&self->seq, seq, nap_ns * growth);
+        }
+    }
     atomic_store_explicit(&self->sleeping, 0, memory_order_relaxed);
     /* Spin again briefly before the next sleep: a wake-up usually means
      * more events follow soon. */

@@ -37,18 +37,27 @@ struct xomp_waker {
 struct xomp_idle {
     uint64_t start_ns; /* when this idle period began (0: not yet read) */
     uint32_t spins;
+    uint32_t naps;     /* bounded sleeps in a row (xomp_idle_step_nap) */
 };
 
 static inline void xomp_idle_init(struct xomp_idle *idle)
 {
     idle->start_ns = 0;
     idle->spins = 0;
+    idle->naps = 0;
 }
 
 /* One step of an idle wait: a short spin, or, once the spin budget is spent,
  * the sleep protocol (announce, recheck, futex wait). */
 void xomp_idle_step(struct xomp_waker *self, struct xomp_idle *idle, bool (*recheck)(void *),
                     void *arg);
+
+/* The same, but a sleep ends after at most `nap_ns` (0: only when woken),
+ * doubling with each sleep in a row up to 32 x nap_ns, so that a waiter
+ * that must look around now and then (a load-balancing thief, which asks
+ * for work only while awake) does so without a waker. */
+void xomp_idle_step_nap(struct xomp_waker *self, struct xomp_idle *idle,
+                        bool (*recheck)(void *), void *arg, uint64_t nap_ns);
 
 /* Wake the owner of `w` if it sleeps or is about to.  The caller must have
  * published its event (the thing `recheck` looks at) before the call; the

@@ -8,6 +8,7 @@
 #include "../runtime/thread.h"
 #include "../task/depend.h"
 #include "../task/task_core.h"
+#include "dlb.h"
 #include "xqueue.h"
 
 /* ---- tree barrier ---- */
@@ -122,7 +123,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
         }
         if (c.backoff) {
             if (!backoff_over(&c)) {
-                xomp_idle_step(&thr->waker, &idle, tree_recheck, &c);
+                xomp_idle_step_nap(&thr->waker, &idle, tree_recheck, &c, xomp_dlb_nap_ns(team));
                 continue;
             }
             c.backoff = false; /* something moved: run the next wave */
@@ -204,7 +205,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                 continue;
             }
         }
-        xomp_idle_step(&thr->waker, &idle, tree_recheck, &c);
+        xomp_idle_step_nap(&thr->waker, &idle, tree_recheck, &c, xomp_dlb_nap_ns(team));
     }
 }
 
@@ -286,7 +287,7 @@ static uint64_t central_wait(struct xomp_thread *thr)
                 return verdict;
             }
         }
-        xomp_idle_step(&thr->waker, &idle, central_recheck, &c);
+        xomp_idle_step_nap(&thr->waker, &idle, central_recheck, &c, xomp_dlb_nap_ns(team));
     }
 }
 

@@ -19,9 +19,6 @@
 #define WAIT_MAX 2048
 #define WAIT_STEP 16
 
-/* Spawns between two looks for a sleeping thief (xomp_dlb_wake_thief). */
-#define WAKE_PERIOD 64
-
 static uint64_t request_of(uint64_t round, unsigned thief)
 {
     return round | ((uint64_t)thief << XOMP_DLB_ROUND_BITS);
@@ -86,7 +83,6 @@ void xomp_dlb_begin(struct xomp_team *team, struct xomp_worker *me)
     me->dlb_redirect_left = 0;
     me->dlb_given = 0;
     me->dlb_countdown = 0;
-    me->dlb_wake_tick = WAKE_PERIOD;
     me->dlb_last_victim = -1;
     me->dlb_pending = -1;
     if (!me->dlb_wait_budget)
@@ -447,16 +443,6 @@ static void wake_a_thief(struct xomp_team *team, struct xomp_worker *me)
      * xomp_wake itself is safe at any time. */
     if (atomic_load_explicit(&w->sleeping, memory_order_relaxed))
         xomp_wake(w);
-}
-
-void xomp_dlb_wake_thief(struct xomp_team *team, struct xomp_worker *me)
-{
-    if (xomp_cfg.dlb == XOMP_DLB_NONE || team->nthreads == 1) {
-        me->dlb_wake_tick = UINT32_MAX; /* nobody would ask */
-        return;
-    }
-    me->dlb_wake_tick = WAKE_PERIOD;
-    wake_a_thief(team, me);
 }
 
 /* waitfree: the last victim is asked again if its answer brought work (our

@@ -27,6 +27,7 @@
 #define XOMP_DLB_H
 
 #include "../prof/stats.h"
+#include "../runtime/config.h"
 #include "../runtime/team.h"
 
 #include <stdatomic.h>
@@ -45,10 +46,6 @@ enum xomp_dlb_site { XOMP_DLB_AT_SPAWN, XOMP_DLB_AT_POP };
 /* The victim side, called at scheduling points: serve a valid request. */
 void xomp_dlb_serve(struct xomp_team *team, struct xomp_worker *me, enum xomp_dlb_site site);
 
-/* A member creating tasks, now and then: wake a sleeping member that could
- * ask it for work, if it has work to spare (thieves ask only while awake). */
-void xomp_dlb_wake_thief(struct xomp_team *team, struct xomp_worker *me);
-
 /* Cheap check first: only a request carrying the member's current round is
  * valid (relaxed: xomp_dlb_serve reads it again with acquire before acting
  * on it). */
@@ -58,8 +55,19 @@ static inline void xomp_dlb_poll(struct xomp_team *team, struct xomp_worker *me,
     uint64_t req = atomic_load_explicit(&me->dlb.request, memory_order_relaxed);
     if (__builtin_expect((req & XOMP_DLB_ROUND_MASK) == me->dlb_round, 0))
         xomp_dlb_serve(team, me, site);
-    if (site == XOMP_DLB_AT_SPAWN && __builtin_expect(--me->dlb_wake_tick == 0, 0))
-        xomp_dlb_wake_thief(team, me);
+}
+
+/* A thief asks for work only while awake; woken by victims that have work
+ * to spare only when one of its requests was served, it also wakes by
+ * itself: an idle member of a balancing team sleeps at most this long at
+ * first (growing to 32 times as long while nothing happens), so that work
+ * created by a member nobody asked is found without a cost on the spawn
+ * path.  0: sleep until woken. */
+#define XOMP_DLB_NAP_NS 100000u
+
+static inline uint64_t xomp_dlb_nap_ns(const struct xomp_team *team)
+{
+    return xomp_cfg.dlb != XOMP_DLB_NONE && team->nthreads > 1 ? XOMP_DLB_NAP_NS : 0;
 }
 
 /* The member found a task to run: serve requests, and a later idle spell

@@ -354,6 +354,8 @@ static void wait_until(struct xomp_thread *thr, bool (*done)(void *), void *arg)
         .arg = arg,
         .help = thr->team != NULL && thr->depth < xomp_cfg.max_depth,
     };
+    /* A helping waiter is a thief: it naps (dlb.h). */
+    uint64_t nap_ns = c.help ? xomp_dlb_nap_ns(thr->team) : 0;
     struct xomp_idle idle;
     xomp_idle_init(&idle);
     while (!done(arg)) {
@@ -361,7 +363,7 @@ static void wait_until(struct xomp_thread *thr, bool (*done)(void *), void *arg)
             xomp_idle_init(&idle);
             continue;
         }
-        xomp_idle_step(&thr->waker, &idle, wait_recheck, &c);
+        xomp_idle_step_nap(&thr->waker, &idle, wait_recheck, &c, nap_ns);
     }
 }
 

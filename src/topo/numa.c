@@ -100,6 +100,12 @@ static bool parse_list(const char *s)
 
 void xomp_topology_init(void)
 {
+    /* (Called once at start-up; unit tests call it again with other
+     * settings.) */
+    free(virtual_node);
+    virtual_node = NULL;
+    virtual_cores = 0;
+    machine_ncpus = 0;
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof set, &set) != 0)
@@ -121,6 +127,7 @@ void xomp_topology_init(void)
         return;
     bool ok = strchr(s, 'x') || strchr(s, 'X') ? parse_grid(s) : parse_list(s);
     if (!ok) {
+        free(virtual_node);
         virtual_node = NULL;
         virtual_cores = 0;
         xomp_env_invalid("XOMP_TOPOLOGY", xomp_cfg.topology, "the machine's topology");
