@@ -1,7 +1,9 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
 /* The benchmark harness: argument parsing, timing, runtime detection and the
  * result line.  See bench.h for the protocol the driver relies on. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "bench.h"
 
 #include <dlfcn.h>
@@ -34,6 +36,39 @@ double bench_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+int bench_choice(const char *word, const char *const choices[])
+{
+    for (int i = 0; choices[i]; i++)
+        if (!strcmp(word, choices[i]))
+            return i;
+    return -1;
+}
+
+long bench_delay_iterations(long ns)
+{
+    /* Grow the trial until it is long enough for the clock to measure (5
+     * ms), then keep the fastest of several: a trial during which another
+     * process took the core would make the delays far too short. */
+    long n = 100000;
+    double best = 0;
+    for (;;) {
+        double t0 = bench_now();
+        bench_delay(n);
+        best = bench_now() - t0;
+        if (best > 0.005)
+            break;
+        n *= 4;
+    }
+    for (int trial = 0; trial < 8; trial++) {
+        double t0 = bench_now();
+        bench_delay(n);
+        double dt = bench_now() - t0;
+        if (dt < best)
+            best = dt;
+    }
+    return (long)((double)n / (best * 1e9) * (double)ns + 0.5);
+}
+
 const char *bench_runtime_name(void)
 {
     /* xomp exports xomp_version; LLVM libomp exports the __kmpc_* entry
@@ -63,6 +98,27 @@ static void print_token(const char *s)
         putchar(*s == ' ' || *s == '=' ? '_' : *s);
 }
 
+/* Entries of class `name` (a sweep has several); *first gets the first. */
+static int class_entries(const struct bench_kernel *k, const char *name,
+                         const struct bench_class **first)
+{
+    int n = 0;
+    for (const struct bench_class *c = k->classes; c->name; c++)
+        if (!strcmp(c->name, name) && n++ == 0)
+            *first = c;
+    return n;
+}
+
+/* The class a --param string belongs to (the first entry with that exact
+ * string), else "custom". */
+static const char *class_of_param(const struct bench_kernel *k, const char *param)
+{
+    for (const struct bench_class *c = k->classes; c->name; c++)
+        if (!strcmp(c->param, param))
+            return c->name;
+    return "custom";
+}
+
 int bench_main(int argc, char **argv, const struct bench_kernel *k)
 {
     const char *class_name = "test";
@@ -86,16 +142,25 @@ int bench_main(int argc, char **argv, const struct bench_kernel *k)
         }
     }
     if (!param) {
-        for (const struct bench_class *c = k->classes; c->name; c++)
-            if (!strcmp(c->name, class_name))
-                param = c->param;
-        if (!param) {
+        const struct bench_class *entry = NULL;
+        int entries = class_entries(k, class_name, &entry);
+        if (entries == 0) {
             fprintf(stderr, "%s: unknown class '%s'\n", k->name, class_name);
             usage(k);
             return 2;
         }
+        if (entries > 1) {
+            fprintf(stderr, "%s: class '%s' is a sweep of %d parameters; run each with --param:",
+                    k->name, class_name, entries);
+            for (const struct bench_class *c = entry; c->name; c++)
+                if (!strcmp(c->name, class_name))
+                    fprintf(stderr, " %s", c->param);
+            fputc('\n', stderr);
+            return 2;
+        }
+        param = entry->param;
     } else {
-        class_name = "custom";
+        class_name = class_of_param(k, param);
     }
 
     if (k->setup(param) != 0) {

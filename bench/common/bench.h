@@ -13,6 +13,13 @@
  *     KERNEL [--class test|small|medium|large] [--param STRING] [--serial]
  *            [--list-classes]
  *
+ * A class is usually one parameter string.  It may also be a sweep: several
+ * entries with the same class name (posp's batch sizes, taskbench's task
+ * bodies).  `--list-classes` prints one "CLASS PARAM" line per entry, the
+ * driver runs every entry of a sweep as its own workload with --param, and
+ * the result line names the class a --param belongs to.  `--class NAME` on
+ * a sweep is a usage error that lists its parameters.
+ *
  * One run per process: the driver repeats processes, so each repetition pays
  * the same start-up and no run warms the caches of the next.
  *
@@ -46,7 +53,8 @@ struct bench_class {
 struct bench_kernel {
     const char *name;
     /* Size classes, terminated by {NULL, NULL}.  Must contain "test" and
-     * "small"; "small" runs 0.5-10 s under libgomp with 2 threads. */
+     * "small"; "small" runs 0.5-10 s under libgomp with 2 threads (each
+     * point, for a sweep).  Entries of one sweep are adjacent. */
     const struct bench_class *classes;
     /* Prepare inputs for the parameter string (from --param, or the class
      * table).  Untimed.  Return 0 on success; print a reason and return
@@ -66,11 +74,28 @@ struct bench_kernel {
 
 int bench_main(int argc, char **argv, const struct bench_kernel *kernel);
 
+/* The index of `word` in the NULL-terminated `choices`, or -1: for the
+ * keyword at the front of a parameter string ("barrier,1000"). */
+int bench_choice(const char *word, const char *const choices[]);
+
 /* Which OpenMP runtime is executing this process: "xomp", "llvm" or "gomp". */
 const char *bench_runtime_name(void);
 
 /* Monotonic wall-clock seconds. */
 double bench_now(void);
+
+/* A busy loop of `iterations` steps that the compiler cannot remove or
+ * shorten: the body of EPCC-style "delay" tasks. */
+static inline void bench_delay(long iterations)
+{
+    for (long i = 0; i < iterations; i++)
+        __asm__ __volatile__("" : : "r"(i) : "memory");
+}
+
+/* The bench_delay() steps that take about `ns` nanoseconds on this machine,
+ * measured now (the fastest of several trials, some 50 ms; call it in
+ * setup, untimed). */
+long bench_delay_iterations(long ns);
 
 /* Deterministic pseudo-random numbers (splitmix64) for input generators. */
 static inline uint64_t bench_rand_next(uint64_t *state)

@@ -18,11 +18,13 @@
  * full-matrix Gotoh implementation.
  *
  * Parameter: "N,LMIN,LMAX,SEED".
- * Classes:
- *   test    N=20  lengths 40..120
- *   small   N=120 lengths 300..500   (7,140 pairs)
- *   medium  N=200 lengths 300..600   (19,900 pairs)
- *   large   N=500 lengths 300..600   (124,750 pairs)
+ * Classes (medium and large are the thesis' sizes, "Align: 1000" in its
+ * chapter 6 -- 499,500 tasks in its Table 6.2 -- and "Align: 2000" in its
+ * chapter 8; BOTS's real protein files average some 600 residues):
+ *   test    N=20   lengths 40..120
+ *   small   N=120  lengths 300..500   (7,140 pairs)
+ *   medium  N=1000 lengths 300..600   (499,500 pairs)
+ *   large   N=2000 lengths 300..600   (1,999,000 pairs)
  */
 #include "../common/bench.h"
 
@@ -354,8 +356,8 @@ static int setup(const char *param)
 static const struct bench_class classes[] = {
     {"test", "20,40,120,1"},
     {"small", "120,300,500,2"},
-    {"medium", "200,300,600,3"},
-    {"large", "500,300,600,4"},
+    {"medium", "1000,300,600,3"},
+    {"large", "2000,300,600,4"},
     {NULL, NULL},
 };
 

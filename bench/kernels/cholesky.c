@@ -198,7 +198,7 @@ static void teardown(void)
 
 static const struct bench_class classes[] = {
     {"test", "8,8"},
-    {"small", "80,16"},
+    {"small", "160,16"},
     {"medium", "64,64"},
     {"large", "128,64"},
     {NULL, NULL},

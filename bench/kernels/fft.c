@@ -25,8 +25,10 @@
  * half-size twiddle table - and 56 during verification, shown as run/peak):
  *   test   N = 2^12
  *   small  N = 2^24 =  16M points (640 MiB / 896 MiB)
- *   medium N = 2^27 = 128M points (5 GiB / 7 GiB)
- *   large  N = 2^28 = 256M points (10 GiB / 14 GiB)
+ *   medium N = 2^28 = 256M points (10 GiB / 14 GiB), the thesis' "FFT: 268M"
+ *          (its chapter 6.2 parameter sweeps)
+ *   large  N = 2^29 = 512M points (20 GiB / 28 GiB), the thesis' "FFT: 536M"
+ *          (its chapter 6 evaluation)
  *
  * Verification: an independent serial iterative FFT (bit-reversal
  * permutation followed by in-place butterfly passes) of the same input,
@@ -354,8 +356,8 @@ static uint64_t task_count(void)
 static const struct bench_class classes[] = {
     {"test", "4096"},
     {"small", "16777216"},
-    {"medium", "134217728"},
-    {"large", "268435456"},
+    {"medium", "268435456"},
+    {"large", "536870912"},
     {NULL, NULL},
 };
 

@@ -37,14 +37,20 @@
  * at (examination time, default 3) and tt (treatment time, default 10):
  *   l=LEVELS,c=CITIES,t=STEPS,pop=POP,s=SEED,sick=SICK,up=UP
  *
- * Classes (villages = (C^L - 1) / (C - 1); a leaf hospital serves 1/13
- * patient a step, POP * SICK = 0.07 arrive at each village in the larger
- * classes, so the leaves run at about 90% load; the test class is overloaded
- * so that waiting lists grow):
- *   test    L=3 C=4 T=100  POP=200 SICK=0.001    (21 villages, 2,001 tasks)
- *   small   L=6 C=4 T=1000 POP=200 SICK=0.00035  (1,365 villages, 1.36M tasks)
- *   medium  L=7 C=4 T=2000 POP=200 SICK=0.00035  (5,461 villages, 10.9M tasks)
- *   large   L=8 C=4 T=2000 POP=200 SICK=0.00035  (21,845 villages, 43.7M tasks)
+ * Classes (villages = (C^L - 1) / (C - 1)).  Small, medium and large have
+ * the village trees and the times of BOTS's small, medium and large inputs
+ * (inputs/health/*.input: levels, cities, 365 steps, examination 2 and
+ * treatment 12 steps, seed 23, falling ill with probability 0.002); large
+ * is the thesis' "Health: large", whose Table 6.2 counts its 126.4M tasks.
+ * Small simulates two years to reach 0.5-10 s under libgomp with 2
+ * threads.  A leaf hospital serves 1/14 patient a step and POP * SICK =
+ * 0.064 fall ill at each village, so the leaves run at about 90% load
+ * (BOTS's own population model differs; the task structure is the same).
+ * The test class is overloaded so that waiting lists grow.
+ *   test    L=3 C=4  T=100 POP=200 SICK=0.001  (21 villages, 2,001 tasks)
+ *   small   L=4 C=18 T=730 POP=32  SICK=0.002  (6,175 villages, 4.5M tasks)
+ *   medium  L=4 C=36 T=365 POP=32  SICK=0.002  (47,989 villages, 17.5M tasks)
+ *   large   L=5 C=24 T=365 POP=32  SICK=0.002  (346,201 villages, 126.4M tasks)
  */
 #define _GNU_SOURCE
 #include "../common/bench.h"
@@ -552,9 +558,9 @@ static void teardown(void)
 
 static const struct bench_class classes[] = {
     {"test", "l=3,c=4,t=100,pop=200,s=1,sick=0.001,up=0.1"},
-    {"small", "l=6,c=4,t=1000,pop=200,s=2,sick=0.00035,up=0.1"},
-    {"medium", "l=7,c=4,t=2000,pop=200,s=3,sick=0.00035,up=0.1"},
-    {"large", "l=8,c=4,t=2000,pop=200,s=4,sick=0.00035,up=0.1"},
+    {"small", "l=4,c=18,t=730,pop=32,s=23,sick=0.002,up=0.1,at=2,tt=12"},
+    {"medium", "l=4,c=36,t=365,pop=32,s=23,sick=0.002,up=0.1,at=2,tt=12"},
+    {"large", "l=5,c=24,t=365,pop=32,s=23,sick=0.002,up=0.1,at=2,tt=12"},
     {NULL, NULL},
 };
 

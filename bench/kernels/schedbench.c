@@ -15,33 +15,11 @@
 
 #include <omp.h>
 #include <stdio.h>
-#include <string.h>
 
 static omp_sched_t kind;
 static int chunk;
 static long iters, reps, delay_ns, delay_iterations;
 static long long executed;
-
-static void delay(long iterations)
-{
-    for (long i = 0; i < iterations; i++)
-        __asm__ __volatile__("" : : "r"(i) : "memory");
-}
-
-static void calibrate(void)
-{
-    long n = 1000000;
-    for (;;) {
-        double t0 = bench_now();
-        delay(n);
-        double dt = bench_now() - t0;
-        if (dt > 0.02) {
-            delay_iterations = (long)((double)n / (dt * 1e9) * (double)delay_ns + 0.5);
-            return;
-        }
-        n *= 4;
-    }
-}
 
 static int setup(const char *param)
 {
@@ -50,15 +28,13 @@ static int setup(const char *param)
         chunk < 1 || iters < 1 || iters > 1000000000L || reps < 1 || reps > 1000000 ||
         delay_ns < 0 || delay_ns > 100000000)
         return -1;
-    if (!strcmp(k, "static"))
-        kind = omp_sched_static;
-    else if (!strcmp(k, "dynamic"))
-        kind = omp_sched_dynamic;
-    else if (!strcmp(k, "guided"))
-        kind = omp_sched_guided;
-    else
+    static const char *const kinds[] = {"static", "dynamic", "guided", NULL};
+    static const omp_sched_t kind_of[] = {omp_sched_static, omp_sched_dynamic, omp_sched_guided};
+    int i = bench_choice(k, kinds);
+    if (i < 0)
         return -1;
-    calibrate();
+    kind = kind_of[i];
+    delay_iterations = bench_delay_iterations(delay_ns);
     return 0;
 }
 
@@ -73,7 +49,7 @@ static void run_parallel(void)
         for (long r = 0; r < reps; r++) {
 #pragma omp for schedule(runtime)
             for (long i = 0; i < iters; i++) {
-                delay(delay_iterations);
+                bench_delay(delay_iterations);
                 mine++;
             }
         }
@@ -86,7 +62,7 @@ static void run_serial(void)
 {
     for (long r = 0; r < reps; r++)
         for (long i = 0; i < iters; i++)
-            delay(delay_iterations);
+            bench_delay(delay_iterations);
     executed = (long long)reps * iters;
 }
 
@@ -107,7 +83,7 @@ static uint64_t task_count(void)
 
 static const struct bench_class classes[] = {
     {"test", "dynamic,1,10000,10,0"},
-    {"small", "dynamic,1,100000,100,10"},
+    {"small", "dynamic,1,100000,400,10"},
     {"medium", "dynamic,1,1000000,100,10"},
     {"large", "guided,1,1000000,1000,10"},
     {NULL, NULL},

@@ -28,8 +28,8 @@
  * Classes (memory: 16 bytes per element, data plus scratch):
  *   test   N = 2^16        (1 MiB)
  *   small  N = 2^25 = 32M  (512 MiB)
- *   medium N = 2^27 = 128M (2 GiB)
- *   large  N = 2^30 = 1G   (16 GiB)
+ *   medium N = 2^28 = 256M (4 GiB), the thesis' "Sort: 268M" (chapter 6.2)
+ *   large  N = 2^30 = 1G   (16 GiB), the thesis' "Sort: 1B" (chapter 6)
  *
  * Verification: the result must be exactly 0, 1, ..., N-1.
  */
@@ -336,7 +336,7 @@ static uint64_t task_count(void)
 static const struct bench_class classes[] = {
     {"test", "65536"},
     {"small", "33554432"},
-    {"medium", "134217728"},
+    {"medium", "268435456"},
     {"large", "1073741824"},
     {NULL, NULL},
 };

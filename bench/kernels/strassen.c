@@ -25,8 +25,11 @@
  * Classes (memory: 3 N^2 doubles plus about 3 N^2 of temporaries):
  *   test   N = 256,  CUTOFF 32  (3 levels, 399 tasks)
  *   small  N = 2048, CUTOFF 64  (5 levels, 19,607 tasks)
- *   medium N = 4096, CUTOFF 64  (6 levels, 137,256 tasks)
- *   large  N = 8192, CUTOFF 64  (7 levels, 960,799 tasks; the seed's size)
+ *   medium N = 2048, CUTOFF 16  (7 levels, 960,799 tasks): the thesis'
+ *          "STRAS: 2048 (Y=16)" of its chapter 6.2, whose Table 6.2 counts
+ *          960.8K tasks
+ *   large  N = 8192, CUTOFF 16  (9 levels, 47,079,207 tasks): the thesis'
+ *          "STRAS: 8192 (Y=16)" of its chapter 6
  *
  * Verification: the classic product computed serially - every entry for
  * N <= 512, otherwise 16 whole rows and 16 whole columns of C (including
@@ -412,8 +415,8 @@ static uint64_t task_count(void)
 static const struct bench_class classes[] = {
     {"test", "256,32"},
     {"small", "2048,64"},
-    {"medium", "4096,64"},
-    {"large", "8192,64"},
+    {"medium", "2048,16"},
+    {"large", "8192,16"},
     {NULL, NULL},
 };
 

@@ -8,14 +8,24 @@
 #include "../task/task_core.h"
 #include "abi.h"
 
-XOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                           long arg_size, long arg_align, bool if_clause, unsigned flags,
-                           void **depend, int priority, void *detach)
+/* GOMP_task's last three arguments, which only the general path reads. */
+struct task_extra_args {
+    void ***depend;
+    int *priority;
+    void **detach;
+};
+
+/* Every task the fast path does not take (noinline: GOMP_task's fast path
+ * then needs no stack frame). */
+static __attribute__((noinline)) void task_spawn_general(void (*fn)(void *), void *data,
+                                                         void (*cpyfn)(void *, void *),
+                                                         long arg_size, long arg_align,
+                                                         bool if_clause, unsigned flags,
+                                                         const struct task_extra_args *extra)
 {
-    struct xomp_thread *thr = xomp_self();
-    if (xomp_task_spawn_fast(thr, fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align, if_clause,
-                             flags))
-        return;
+    void **depend = *extra->depend;
+    int priority = *extra->priority;
+    void *detach = *extra->detach;
     if (!(flags & GOMP_TASK_FLAG_PRIORITY) || priority < 0)
         priority = 0;
     else if ((unsigned)priority > xomp_cfg.max_task_priority)
@@ -23,8 +33,49 @@ XOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
     if (arg_size < 0 || arg_align < 0 || (arg_align & (arg_align - 1)))
         xomp_fatal("GOMP_task: invalid argument block (size %ld, alignment %ld)", arg_size,
                    arg_align);
-    xomp_task_spawn(thr, fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align, !if_clause, flags,
-                    priority, depend, (void **)detach);
+    xomp_task_spawn(xomp_self(), fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align,
+                    !if_clause, flags, priority, depend, (void **)detach);
+}
+
+/* A task with usual arguments in an unusual place (outside a team, in a
+ * final task, too deep, with cancellation on) or with an empty cache. */
+static __attribute__((noinline)) void task_spawn_usual_slow(void (*fn)(void *), void *data,
+                                                            size_t arg_size, unsigned flags)
+{
+    xomp_task_spawn(xomp_self(), fn, data, NULL, arg_size, 8, false, flags, 0, NULL, NULL);
+}
+
+/* The hot path: a task with usual arguments (noinline and with few
+ * arguments, so that it needs no stack frame: every call it makes is a
+ * tail call). */
+static __attribute__((noinline)) void task_spawn_usual(void (*fn)(void *), void *data,
+                                                       size_t arg_size, unsigned flags)
+{
+    struct xomp_thread *thr = xomp_tls;
+    struct xomp_task *t;
+    if (__builtin_expect(thr && xomp_task_thread_usual(thr) &&
+                             (t = thr->cache.free[0]) != NULL,
+                         1)) {
+        xomp_task_spawn_fast(thr, t, fn, data, arg_size, flags);
+        return;
+    }
+    task_spawn_usual_slow(fn, data, arg_size, flags);
+}
+
+XOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                           long arg_size, long arg_align, bool if_clause, unsigned flags,
+                           void **depend, int priority, void *detach)
+{
+    /* (size_t) casts: a negative size or alignment is unusual, and
+     * diagnosed on the general path. */
+    if (xomp_task_args_usual(cpyfn, (size_t)arg_size, (size_t)arg_align, if_clause, flags)) {
+        task_spawn_usual(fn, data, (size_t)arg_size, flags);
+        return;
+    }
+    /* The last three arguments are passed by address: passed by value,
+     * GCC loads them from the stack on entry, on the fast path too. */
+    task_spawn_general(fn, data, cpyfn, arg_size, arg_align, if_clause, flags,
+                       &(struct task_extra_args){&depend, &priority, &detach});
 }
 
 XOMP_EXPORT void GOMP_taskwait_depend(void **depend)

@@ -103,6 +103,11 @@ struct xomp_config {
     bool topology_set;            /* XOMP_TOPOLOGY given */
     char topology[256];           /* XOMP_TOPOLOGY as given (parsed by topo/numa.c) */
     bool stats;                   /* XOMP_STATS: print counters at exit */
+
+    /* Derived: cancellation is off and the tree barrier counts tasks, so a
+     * task needs no check before it runs and is counted in its worker's
+     * private counters (the task fast paths rely on it). */
+    bool plain_tasks;
 };
 
 extern struct xomp_config xomp_cfg;

@@ -558,6 +558,7 @@ void xomp_config_init(void)
         c->spin_ns = c->spin_ns_oversubscribed = 0;
 
     env_xomp();
+    c->plain_tasks = !c->cancellation && c->barrier == XOMP_BARRIER_TREE;
 }
 
 void xomp_env_invalid(const char *name, const char *value, const char *fallback)

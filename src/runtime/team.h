@@ -65,8 +65,7 @@ struct xomp_worker {
     struct xomp_task *overflow_head, *overflow_tail;
     /* Load balancing, owner's side (dlb.c). */
     uint64_t dlb_round;          /* round requests must carry to be valid */
-    int dlb_redirect;            /* rp, waitfree: member receiving our next new
-                                    tasks, or -1 */
+    int dlb_redirect;            /* rp: member receiving our next new tasks, or -1 */
     unsigned dlb_redirect_left;  /* new tasks still to redirect */
     unsigned dlb_given;          /* tasks given for the request being served */
     unsigned dlb_countdown;      /* idle polls until the next request */

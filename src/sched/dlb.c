@@ -149,9 +149,11 @@ static struct xomp_task *take_to_give(struct xomp_team *team, struct xomp_worker
 }
 
 /* Move up to `count` queued tasks into the thief's ring [thief][me], whose
- * only producer we are.  Returns false when that ring was full. */
+ * only producer we are: our newest own task first if `newest_first` (a
+ * wait-free victim creating a task sends the one it just queued), then the
+ * oldest ones.  Returns false when that ring was full. */
 static bool give_queued(struct xomp_team *team, struct xomp_worker *me, unsigned thief,
-                        unsigned count)
+                        unsigned count, bool newest_first)
 {
     unsigned moved = 0;
     bool room = true;
@@ -162,8 +164,10 @@ static bool give_queued(struct xomp_team *team, struct xomp_worker *me, unsigned
             room = false;
             break;
         }
-        struct xomp_task *t = take_to_give(team, me);
-        if (!t)
+        struct xomp_task *t;
+        if (newest_first && moved == 0 && (t = xomp_self_peek(team, me)))
+            xomp_self_drop_top(me);
+        else if (!(t = take_to_give(team, me)))
             break;
         if (!xomp_ring_push(team, me, thief, t))
             xomp_fatal("load balancing: a ring with room refused a push");
@@ -231,20 +235,11 @@ void xomp_dlb_serve(struct xomp_team *team, struct xomp_worker *me, enum xomp_dl
     case XOMP_DLB_WAITFREE1:
     case XOMP_DLB_WAITFREE2: {
         unsigned count = xomp_cfg.dlb == XOMP_DLB_WAITFREE2 ? 2 : 1;
-        if (site == XOMP_DLB_AT_SPAWN) {
-            /* The task being created goes to the thief, after count - 1
-             * queued ones. */
-            if (count > 1 && !give_queued(team, me, thief, count - 1))
-                answer(me, true);
-            else
-                start_redirect(me, thief, 1);
-            return;
-        }
-        answer(me, !give_queued(team, me, thief, count));
+        answer(me, !give_queued(team, me, thief, count, site == XOMP_DLB_AT_SPAWN));
         return;
     }
     default: /* ws */
-        answer(me, !give_queued(team, me, thief, xomp_cfg.dlb_steal));
+        answer(me, !give_queued(team, me, thief, xomp_cfg.dlb_steal, false));
     }
 }
 

@@ -39,8 +39,8 @@ struct xomp_thread;
 #define XOMP_DLB_ROUND_BITS 40
 #define XOMP_DLB_ROUND_MASK ((UINT64_C(1) << XOMP_DLB_ROUND_BITS) - 1)
 
-/* Where a victim serves a request: creating a task (a wait-free victim
- * then sends the new task), or taking one to run. */
+/* Where a victim serves a request: having just queued a new task (a
+ * wait-free victim then sends its newest task), or taking one to run. */
 enum xomp_dlb_site { XOMP_DLB_AT_SPAWN, XOMP_DLB_AT_POP };
 
 /* The victim side, called at scheduling points: serve a valid request. */
@@ -78,7 +78,7 @@ static inline void xomp_dlb_busy(struct xomp_team *team, struct xomp_worker *me)
     xomp_dlb_poll(team, me, XOMP_DLB_AT_POP);
 }
 
-/* Redirect push (rp, waitfree): send the new task `t` to the thief being
+/* Redirect push (rp): send the new task `t` to the thief being
  * served.  Returns false, ending the redirect, when the thief's ring is
  * full; the caller then places the task as usual. */
 bool xomp_dlb_redirect(struct xomp_team *team, struct xomp_worker *me, struct xomp_task *t);

@@ -54,6 +54,20 @@ static inline struct xomp_task *xomp_self_pop(struct xomp_team *team, struct xom
     return me->self_stack[--me->self_top & (team->ring_size - 1)];
 }
 
+/* The member's newest own task, left in place, or NULL. */
+static inline struct xomp_task *xomp_self_peek(struct xomp_team *team, struct xomp_worker *me)
+{
+    if (me->self_top == me->self_bottom)
+        return NULL;
+    return me->self_stack[(me->self_top - 1) & (team->ring_size - 1)];
+}
+
+/* Remove the task xomp_self_peek returned. */
+static inline void xomp_self_drop_top(struct xomp_worker *me)
+{
+    me->self_top--;
+}
+
 /* Take the member's oldest own task (to give it away), or NULL. */
 static inline struct xomp_task *xomp_self_take_oldest(struct xomp_team *team,
                                                       struct xomp_worker *me)

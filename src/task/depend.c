@@ -29,6 +29,11 @@ enum dep_kind {
 struct xomp_dep_edge {
     struct xomp_task *succ;
     struct xomp_dep_edge *next;
+    /* The thread that waits to run succ itself (an undeferred task with
+     * dependences), else NULL.  Kept here because once succ's count reaches
+     * 0 that thread may run and free succ at once: the completer must not
+     * read succ after its decrement. */
+    struct xomp_thread *waiter;
 };
 
 /* The successor list of a completed task's record. */
@@ -173,6 +178,7 @@ static void link_after(struct xomp_dep_table *table, struct xomp_dep_rec *r, str
         return;
     struct xomp_dep_edge *e = arena_alloc(table, sizeof *e);
     e->succ = t;
+    e->waiter = (t->flags & XOMP_TASK_WAITED) ? t->owner : NULL;
     /* Count the edge before publishing it, so that the predecessor's
      * decrement can never come first.  relaxed: t is not visible to
      * anybody yet; the decrement follows the edge's publication. */
@@ -366,8 +372,13 @@ void xomp_dep_complete(struct xomp_thread *thr, struct xomp_task *t)
         while (e) {
             struct xomp_dep_edge *next = e->next;
             struct xomp_task *s = e->succ;
-            if (atomic_fetch_sub_explicit(&s->npred, 1, memory_order_acq_rel) == 1)
-                xomp_task_ready(thr, s);
+            struct xomp_thread *waiter = e->waiter;
+            if (atomic_fetch_sub_explicit(&s->npred, 1, memory_order_acq_rel) == 1) {
+                if (waiter)
+                    xomp_wake_if_sleeping(&waiter->waker); /* s is its own now */
+                else
+                    xomp_task_ready(thr, s);
+            }
             e = next;
         }
     }

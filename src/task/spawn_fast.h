@@ -17,42 +17,54 @@
 
 #include <string.h>
 
-/* Copy an argument block.  The caller has just written it field by field
+/* Largest argument block the fast path copies (xomp_copy_words). */
+#define XOMP_FAST_ARGS_MAX 60
+
+/* Copy n bytes, n a multiple of 4 and at most XOMP_FAST_ARGS_MAX.
+ * The caller has just written the block field by field
  * (GCC stores each firstprivate and shared pointer into a stack struct),
  * so a wide load that spans two of those stores, or a store and padding,
  * cannot take its data from the store buffer and stalls until they reach
  * the cache (~15 cycles on x86).  Copying 4 bytes at a time matches the
  * usual field sizes (int, pointers, doubles are multiples of 4), so every
  * load forwards from one store. */
-static inline void xomp_copy_args(void *dst, const void *src, size_t n)
+static inline void xomp_copy_words(void *dst, const void *src, size_t n)
 {
     uint32_t *d = dst;
     const uint32_t *s = src;
-    switch (n) {
-    case 8:
-        __builtin_memcpy(d, s, 4);
-        __builtin_memcpy(d + 1, s + 1, 4);
-        return;
-    case 12:
-        for (int i = 0; i < 3; i++)
-            __builtin_memcpy(d + i, s + i, 4);
-        return;
-    case 16:
-        for (int i = 0; i < 4; i++)
-            __builtin_memcpy(d + i, s + i, 4);
-        return;
-    case 24:
-        for (int i = 0; i < 6; i++)
-            __builtin_memcpy(d + i, s + i, 4);
-        return;
+#define XOMP_COPY_WORD(i)                                                                      \
+    case i + 1:                                                                                \
+        __builtin_memcpy(d + i, s + i, 4);                                                     \
+        __attribute__((fallthrough))
+    switch (n / 4) { /* words 14 down to 0 */
+        XOMP_COPY_WORD(14);
+        XOMP_COPY_WORD(13);
+        XOMP_COPY_WORD(12);
+        XOMP_COPY_WORD(11);
+        XOMP_COPY_WORD(10);
+        XOMP_COPY_WORD(9);
+        XOMP_COPY_WORD(8);
+        XOMP_COPY_WORD(7);
+        XOMP_COPY_WORD(6);
+        XOMP_COPY_WORD(5);
+        XOMP_COPY_WORD(4);
+        XOMP_COPY_WORD(3);
+        XOMP_COPY_WORD(2);
+        XOMP_COPY_WORD(1);
+        XOMP_COPY_WORD(0);
     default:
-        if (n <= 64 && (n & 3) == 0) {
-            for (size_t i = 0; i < n / 4; i++)
-                __builtin_memcpy(d + i, s + i, 4);
-        } else {
-            memcpy(dst, src, n);
-        }
+        return;
     }
+#undef XOMP_COPY_WORD
+}
+
+/* Copy an argument block of any size. */
+static inline void xomp_copy_args(void *dst, const void *src, size_t n)
+{
+    if ((n & 3) == 0 && n <= XOMP_FAST_ARGS_MAX)
+        xomp_copy_words(dst, src, n);
+    else
+        memcpy(dst, src, n);
 }
 
 /* Fill in a task's header (the block and its arguments are ready). */
@@ -60,6 +72,9 @@ static inline void xomp_task_init(struct xomp_task *t, struct xomp_team *team,
                                   struct xomp_task *parent, void (*fn)(void *), void *args,
                                   unsigned flags, int priority)
 {
+    _Static_assert(XOMP_TASK_UNTIED == GOMP_TASK_FLAG_UNTIED &&
+                       XOMP_TASK_FINAL == GOMP_TASK_FLAG_FINAL,
+                   "task flag bits differ from GOMP_task's");
     t->fn = fn;
     t->data = args;
     t->parent = parent;
@@ -69,10 +84,9 @@ static inline void xomp_task_init(struct xomp_task *t, struct xomp_team *team,
     t->created_children = 0;
     t->local_done = 0;
     t->icv = parent->icv;
-    t->flags = ((flags & GOMP_TASK_FLAG_FINAL) || (parent->flags & XOMP_TASK_FINAL)
-                    ? XOMP_TASK_FINAL
-                    : 0) |
-               ((flags & GOMP_TASK_FLAG_UNTIED) ? XOMP_TASK_UNTIED : 0);
+    /* A final task's descendants are final too. */
+    t->flags = (flags & (GOMP_TASK_FLAG_UNTIED | GOMP_TASK_FLAG_FINAL)) |
+               (parent->flags & XOMP_TASK_FINAL);
     if (priority)
         t->priority = priority;
     t->dep_table = NULL;
@@ -97,35 +111,62 @@ static inline void xomp_task_count_child(struct xomp_thread *thr, struct xomp_ta
         thr->worker->spawned++; /* thread-private; published by the barrier gather */
 }
 
-/* Returns false when the fast path does not apply. */
-static inline bool xomp_task_spawn_fast(struct xomp_thread *thr, void (*fn)(void *), void *data,
-                                        void (*cpyfn)(void *, void *), size_t arg_size,
+/* Are GOMP_task's arguments those of the fast path?  A deferred task with
+ * a trivially copied argument block of at most XOMP_FAST_ARGS_MAX bytes, a
+ * multiple of 4, aligned to at most 8, without dependences, detach or
+ * priority.  The tests are folded into one branch. */
+static inline bool xomp_task_args_usual(void (*cpyfn)(void *, void *), size_t arg_size,
                                         size_t arg_align, bool if_clause, unsigned flags)
+{
+    _Static_assert(XOMP_FAST_ARGS_MAX == 0x3c, "the size mask below assumes 60 bytes");
+    uintptr_t unusual = (arg_size & ~(size_t)0x3c) | (arg_align & ~(size_t)0xf) |
+                        (uintptr_t)cpyfn | !if_clause |
+                        (flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH |
+                                  GOMP_TASK_FLAG_PRIORITY));
+    return __builtin_expect(!unusual, 1);
+}
+
+/* Does the thread allow the fast path?  It must be in a team, below the
+ * depth bound, not in a final task, and tasks must be plain (config.h). */
+static inline bool xomp_task_thread_usual(const struct xomp_thread *thr)
+{
+    return __builtin_expect(thr->team && !(thr->task->flags & XOMP_TASK_FINAL) &&
+                                thr->depth < xomp_cfg.max_depth && xomp_cfg.plain_tasks,
+                            1);
+}
+
+/* Create and place a task on the fast path, in a block `t` the caller took
+ * from the head of the thread's small-block cache (both tests above held).
+ * Every call left on this path is in tail position, so that the caller
+ * needs no stack frame in the common case. */
+static inline void xomp_task_spawn_fast(struct xomp_thread *thr, struct xomp_task *t,
+                                        void (*fn)(void *), void *data, size_t arg_size,
+                                        unsigned flags)
 {
     struct xomp_task *parent = thr->task;
     struct xomp_team *team = thr->team;
-    if (__builtin_expect(!if_clause || cpyfn || arg_align > 8 ||
-                             arg_size > XOMP_TASK_SMALL_BLOCK - XOMP_TASK_ARGS_OFFSET ||
-                             (flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH |
-                                       GOMP_TASK_FLAG_PRIORITY)) ||
-                             !team || (parent->flags & XOMP_TASK_FINAL) ||
-                             thr->depth >= xomp_cfg.max_depth || xomp_cfg.cancellation,
-                         0))
-        return false;
     struct xomp_worker *me = thr->worker;
-    xomp_dlb_poll(team, me, XOMP_DLB_AT_SPAWN); /* someone idle asked us for work */
-    struct xomp_task *t = xomp_task_alloc_small(&thr->cache);
+    thr->cache.free[0] = t->next;
+    thr->cache.count[0]--;
     void *args = (char *)t + XOMP_TASK_ARGS_OFFSET;
-    xomp_copy_args(args, data, arg_size);
+    xomp_copy_words(args, data, arg_size);
     xomp_task_init(t, team, parent, fn, args, flags, 0);
     t->creator = (uint16_t)me->id;
-    xomp_task_count_child(thr, parent, t);
+    /* xomp_task_count_child for plain tasks. */
+    parent->created_children++;
+    thr->stats.tasks_created++;
+    if (t->taskgroup)
+        /* relaxed: as in xomp_task_count_child. */
+        atomic_fetch_add_explicit(&t->taskgroup->pending, 1, memory_order_relaxed);
+    me->spawned++; /* thread-private; published by the barrier gather */
     /* Own deque, the common case with local placement. */
-    if (xomp_cfg.placement == XOMP_PLACEMENT_LOCAL && me->dlb_redirect < 0 &&
-        xomp_self_push(team, me, t))
-        return true;
+    if (__builtin_expect(xomp_cfg.placement == XOMP_PLACEMENT_LOCAL && me->dlb_redirect < 0 &&
+                             xomp_self_push(team, me, t),
+                         1)) {
+        xomp_dlb_poll(team, me, XOMP_DLB_AT_SPAWN); /* someone idle asked us for work */
+        return;
+    }
     xomp_task_submit(thr, t);
-    return true;
 }
 
 #endif

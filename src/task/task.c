@@ -164,17 +164,22 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     task_complete(thr, t);
 }
 
-/* The common case: no dependences, no detach, no cancellation. */
-static inline void task_execute(struct xomp_thread *thr, struct xomp_task *t)
+/* The common case: no dependences, no detach, plain tasks.  The
+ * completion steps are those of task_complete, with the usual outcome
+ * inline: no child of the task is still running elsewhere (so it is freed
+ * here), no taskgroup, and the parent is suspended beneath it on this
+ * thread (so completion is a plain count, local_done). */
+static inline __attribute__((always_inline)) void task_execute_on(struct xomp_thread *thr,
+                                                                  struct xomp_worker *w,
+                                                                  struct xomp_task *prev,
+                                                                  struct xomp_task *t)
 {
     if (__builtin_expect((t->flags & (XOMP_TASK_DETACH | XOMP_TASK_HAS_DEPS)) ||
-                             xomp_cfg.cancellation,
+                             !xomp_cfg.plain_tasks,
                          0)) {
         task_execute_general(thr, t);
         return;
     }
-    struct xomp_task *prev = thr->task;
-    struct xomp_worker *w = thr->worker;
     thr->stats.tasks_run++;
     xomp_dlb_count_run(&thr->stats, w, t->creator);
     t->owner = thr;
@@ -186,14 +191,28 @@ static inline void task_execute(struct xomp_thread *thr, struct xomp_task *t)
 
     struct xomp_task *parent = t->parent;
     struct xomp_taskgroup *tg = t->taskgroup;
-    task_release_self(thr, t);
-    task_notify(thr, parent, tg);
-    if (__builtin_expect(w->team->barrier_kind == XOMP_BARRIER_CENTRAL, 0))
-        /* release: the barrier's acquire load of pending sees this task's
-         * effects. */
-        atomic_fetch_sub_explicit(&w->team->bar.central_pending, 1, memory_order_release);
+    if (__builtin_expect(t->created_children == t->local_done && !t->dep_table, 1))
+        xomp_task_free(&thr->cache, t); /* nobody else holds a pointer to t */
     else
-        w->finished++; /* thread-private; published by the barrier gather */
+        task_release_self(thr, t);
+    /* relaxed: as in task_notify. */
+    if (__builtin_expect(!tg && parent->owner == thr &&
+                             atomic_load_explicit(&parent->child_state, memory_order_relaxed) <
+                                 XOMP_TASK_FINISHED,
+                         1))
+        parent->local_done++;
+    else
+        task_notify(thr, parent, tg);
+    w->finished++; /* thread-private; published by the barrier gather */
+}
+
+/* Run task t on this thread, a member of its team (w = thr->worker,
+ * prev = thr->task: the callers know them, which saves the compiler
+ * registers on the hottest loop). */
+static inline __attribute__((always_inline)) void task_execute(struct xomp_thread *thr,
+                                                               struct xomp_task *t)
+{
+    task_execute_on(thr, thr->worker, thr->task, t);
 }
 
 /* ---- scheduling ---- */
@@ -225,10 +244,14 @@ static bool task_place(struct xomp_thread *thr, struct xomp_task *t)
     return true;
 }
 
-void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t)
+/* noinline: the task fast path tail-calls it and stays frameless. */
+__attribute__((noinline)) void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t)
 {
-    if (task_place(thr, t))
+    if (task_place(thr, t)) {
+        /* Someone idle asked us for work (as on the fast path). */
+        xomp_dlb_poll(thr->team, thr->worker, XOMP_DLB_AT_SPAWN);
         return;
+    }
     thr->stats.immediate++;
     /* The ring is full: run the task now instead of waiting for room. */
     task_execute(thr, t);
@@ -265,11 +288,6 @@ static void team_inbox_push(struct xomp_team *team, struct xomp_task *t)
 
 void xomp_task_ready(struct xomp_thread *thr, struct xomp_task *t)
 {
-    if (t->flags & XOMP_TASK_WAITED) {
-        /* Its creator waits for npred == 0 to run it itself. */
-        xomp_wake_if_sleeping(&t->owner->waker);
-        return;
-    }
     if (thr->team == t->team && thr->worker) {
         if (!task_place(thr, t))
             task_park(thr->worker, t);
@@ -386,12 +404,17 @@ void xomp_taskwait(struct xomp_thread *thr)
     struct xomp_team *team = thr->team;
     if (team && thr->depth < xomp_cfg.max_depth) {
         struct xomp_worker *me = thr->worker;
-        while (!children_done(t) && !me->overflow_head) {
+        /* Our children that are still queued are the newest own tasks (the
+         * deque is LIFO and tasks of outer frames lie beneath them): run
+         * them while the top is one, serving requests between them (leaf
+         * children create no task, so no spawn would serve them). */
+        for (;;) {
             xomp_dlb_poll(team, me, XOMP_DLB_AT_POP);
-            struct xomp_task *child = xomp_self_pop(team, me);
-            if (!child)
+            struct xomp_task *child = xomp_self_peek(team, me);
+            if (me->overflow_head || !child || child->parent != t)
                 break;
-            task_execute(thr, child);
+            xomp_self_drop_top(me);
+            task_execute_on(thr, me, t, child);
         }
     }
     if (!children_done(t))
@@ -590,7 +613,6 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
 
     /* The common case: a deferred task with a small argument block. */
     struct xomp_worker *me = thr->worker;
-    xomp_dlb_poll(team, me, XOMP_DLB_AT_SPAWN);
     struct xomp_task *t = xomp_task_alloc_small(&thr->cache);
     void *args = (char *)t + XOMP_TASK_ARGS_OFFSET;
     xomp_copy_args(args, data, arg_size);

@@ -37,11 +37,13 @@ struct xomp_taskgroup;
 struct xomp_dep_rec;
 struct xomp_dep_table;
 
+/* UNTIED and FINAL have the bit values of GOMP_task's flags, so the fast
+ * path copies them in one operation. */
 enum xomp_task_flags {
-    XOMP_TASK_IMPLICIT = 1u << 0, /* the implicit task of a team member */
-    XOMP_TASK_FINAL = 1u << 1,    /* final(true): descendants are included */
+    XOMP_TASK_UNTIED = 1u << 0,   /* = GOMP_TASK_FLAG_UNTIED */
+    XOMP_TASK_FINAL = 1u << 1,    /* = GOMP_TASK_FLAG_FINAL: descendants are included */
     XOMP_TASK_UNDEFERRED = 1u << 2, /* runs on the encountering thread's stack now */
-    XOMP_TASK_UNTIED = 1u << 3,
+    XOMP_TASK_IMPLICIT = 1u << 3, /* the implicit task of a team member */
     XOMP_TASK_DETACH = 1u << 5,   /* completes when its event is fulfilled too */
     XOMP_TASK_WAITED = 1u << 6,   /* undeferred with dependences: its creator
                                      waits for npred == 0 and runs it */

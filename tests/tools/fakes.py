@@ -11,15 +11,21 @@ import stat
 from pathlib import Path
 
 _PRELUDE = r'''#!/bin/sh
-if [ "$1" = --list-classes ]; then echo "test 1"; echo "small 2"; exit 0; fi
+if [ "$1" = --list-classes ]; then printf '@CLASSES@'; exit 0; fi
 mode=parallel
 threads=${OMP_NUM_THREADS:-1}
-for a in "$@"; do if [ "$a" = --serial ]; then mode=serial; threads=1; fi; done
+param=
+prev=
+for a in "$@"; do
+  if [ "$a" = --serial ]; then mode=serial; threads=1; fi
+  if [ "$prev" = --param ]; then param=$a; fi
+  prev=$a
+done
 rt=gomp
 case "$LD_PRELOAD" in *libomp*) rt=llvm ;; esac
 case ":$LD_LIBRARY_PATH:" in *":@LIB@:"*) rt=xomp ;; esac
 line() {  # line VERIFY [RUNTIME]
-  echo "BENCH kernel=@NAME@ class=test param=1 mode=$mode runtime=${2:-$rt} threads=$threads time_s=@TIME@ tasks=1000 verify=$1 maxrss_kb=2048 extra=${XOMP_FAKE_SETTING:-none}"
+  echo "BENCH kernel=@NAME@ class=test param=${param:-1} mode=$mode runtime=${2:-$rt} threads=$threads time_s=@TIME@ tasks=1000 verify=$1 maxrss_kb=2048 extra=${XOMP_FAKE_SETTING:-none}"
 }
 '''
 
@@ -31,7 +37,12 @@ BODIES = {
     "garbage": 'echo "%%% not a result line %%%"\necho "BENCHMARKING..."\n',
     "hang": 'sleep 30\nline ok\n',
     "wrongrt": 'line ok gomp\n',
+    # a microbenchmark that the driver runs under xomp only, with a sweep
+    "micro-ring": 'line ok\n',
 }
+
+DEFAULT_CLASSES = "test 1\nsmall 2\n"
+CLASSES = {"micro-ring": "test spsc,10\ntest pingpong,10\nsmall spsc,100\n"}
 
 
 def write_kernel(build_dir, name, body, time_s="0.010000"):
@@ -39,6 +50,7 @@ def write_kernel(build_dir, name, body, time_s="0.010000"):
     bench.mkdir(parents=True, exist_ok=True)
     lib = os.path.abspath(Path(build_dir) / "lib")
     text = (_PRELUDE + body).replace("@LIB@", lib).replace("@NAME@", name)
+    text = text.replace("@CLASSES@", CLASSES.get(name, DEFAULT_CLASSES))
     text = text.replace("@TIME@", time_s)
     path = bench / name
     path.write_text(text)
@@ -47,16 +59,16 @@ def write_kernel(build_dir, name, body, time_s="0.010000"):
 
 
 def make_build(build_dir, names=tuple(BODIES), with_xomp=True):
-    """A fake build dir with the named fake kernels and, optionally, a
-    stand-in xomp library (the fakes never load it)."""
+    """A fake build dir with the named fake kernels, things discovery must
+    ignore and, optionally, a stand-in xomp library (the fakes never load
+    it)."""
     for name in names:
         write_kernel(build_dir, name, BODIES[name])
     if with_xomp:
         lib = Path(build_dir) / "lib"
         lib.mkdir(parents=True, exist_ok=True)
         (lib / "libgomp.so.1").write_bytes(b"")
-    # things discovery must ignore
-    micro = write_kernel(build_dir, "micro-spawn", BODIES["good"])
-    (Path(build_dir) / "bench" / "libbench_common.a").write_bytes(b"!<arch>\n")
-    os.makedirs(Path(build_dir) / "bench" / "CMakeFiles", exist_ok=True)
-    return micro
+    bench = Path(build_dir) / "bench"
+    bench.mkdir(parents=True, exist_ok=True)
+    (bench / "libbench_common.a").write_bytes(b"!<arch>\n")
+    os.makedirs(bench / "CMakeFiles", exist_ok=True)

@@ -100,6 +100,21 @@ class BrokenKernels(unittest.TestCase):
         self.assertFailed("wrongrt", "xomp:XOMP_FAKE_SETTING=on", "ran on gomp, expected xomp")
         self.assertFalse(self.cell("wrongrt", "gomp")["failed"])
 
+    def test_micro_runs_its_sweep_under_xomp_only(self):
+        cells = [c for c in self.data["cells"] if c["kernel"] == "micro-ring"]
+        self.assertEqual({(c["param"], c["runtime"]) for c in cells},
+                         {("spsc,10", "xomp:XOMP_FAKE_SETTING=on"),
+                          ("pingpong,10", "xomp:XOMP_FAKE_SETTING=on")})
+        self.assertTrue(all(not c["failed"] and c["klass"] == "test" for c in cells))
+        runs = [r for r in self.data["runs"] if r["kernel"] == "micro-ring"]
+        self.assertEqual({r["fields"]["param"] for r in runs}, {"spsc,10", "pingpong,10"})
+        self.assertIn("micro-ring runs under xomp only", self.stderr)
+        self.assertIn("not run under gomp", self.stderr)
+        # its cost per operation is in the microbenchmark table: 10 ms / 1000
+        report = (self.out / "report.md").read_text()
+        self.assertRegex(report, r"\| micro-ring \| test \| spsc,10 \| SPSC ring push\+pop \| 2 \| "
+                                 r"xomp:XOMP_FAKE_SETTING=on \| 10000 \|")
+
     def test_table_and_report_show_failed_not_a_time(self):
         for text in (self.stdout, (self.out / "report.md").read_text()):
             rows = [ln for ln in text.splitlines() if ln.startswith(("segv", "| segv"))]

@@ -4,7 +4,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from xomptools import bench, kernels, plan, plots, results, runtimes
+from xomptools import bench, kernels, plan, posp, results, runtimes
 from xomptools.progress import Progress
 from xomptools.runner import RunResult
 
@@ -31,9 +31,10 @@ class Order(unittest.TestCase):
 
     def test_workloads(self):
         k = kernels.Kernel("sort", "/x/sort")
-        classes = {"test": "1000", "small": "100000"}
+        classes = {"test": ["1000"], "small": ["100000"]}
         ws, notes = plan.workloads_for(k, classes, ["small", "large"])
         self.assertEqual([(w.label, w.param) for w in ws], [("small", "100000")])
+        self.assertEqual(ws[0].args(), ["--class", "small"])
         self.assertIn("no class 'large'", notes[0])
         unlisted = kernels.Kernel("unlisted", "/x/unlisted")
         self.assertNotIn("unlisted", plan.QUICK_PARAMS)
@@ -48,6 +49,50 @@ class Order(unittest.TestCase):
         self.assertEqual([(w.label, w.args()) for w in ws],
                          [("custom", ["--param", "5"]), ("custom", ["--param", "6"])])
 
+    def test_sweep_class_gives_one_workload_per_param(self):
+        k = kernels.Kernel("posp", "/x/posp")
+        classes = {"test": ["8,17,1", "8,17,4"], "small": ["12,24,1", "12,24,4", "12,24,16"]}
+        ws, notes = plan.workloads_for(k, classes, ["small"])
+        self.assertEqual(notes, [])
+        self.assertEqual([(w.label, w.param, w.args()) for w in ws],
+                         [("small", p, ["--param", p]) for p in classes["small"]])
+        ws, _ = plan.workloads_for(kernels.Kernel("nosuch", "/x/nosuch"), classes, quick=True)
+        self.assertEqual([w.param for w in ws], classes["test"])
+        # each point is its own cell
+        reqs = plan.build_plan(ws, [2], [rt("gomp")], 1, 0)
+        self.assertEqual(len({r.cell_key() for r in reqs}), 2)
+
+    def test_micro_without_serial_and_tied_to_xomp(self):
+        ring = plan.Workload(kernels.Kernel("micro-ring", "/x/micro-ring"), "small",
+                             "spsc,10", False)
+        sync = plan.Workload(kernels.Kernel("micro-syncbench", "/x/micro-syncbench"), "small",
+                             "barrier,10", False)
+        rts = [rt("gomp"), rt("llvm"), rt("xomp"), rt("xomp:XOMP_QUEUE_SIZE=64")]
+        reqs = plan.build_plan([ring, sync], [1, 2], rts, 2, 3)
+        ring_runs = [r for r in reqs if r.workload is ring]
+        self.assertEqual({r.runtime_name for r in ring_runs}, {"xomp", "xomp:XOMP_QUEUE_SIZE=64"})
+        self.assertEqual(len(ring_runs), 2 * 2 * 2)
+        sync_runs = [r for r in reqs if r.workload is sync]
+        self.assertNotIn("serial", {r.mode for r in sync_runs})
+        self.assertEqual(len(sync_runs), 2 * 2 * 4)
+        self.assertTrue(kernels.has_serial("taskbench"))
+        self.assertTrue(kernels.runs_under("fib", "llvm"))
+
+    def test_cost_per_operation(self):
+        # wall: latency of one barrier
+        self.assertAlmostEqual(kernels.cost_per_op_ns("micro-syncbench", "barrier,1000",
+                                                      0.001, 2, 1000), 1000.0)
+        # core time per task minus the task's own 100 ns body
+        self.assertAlmostEqual(kernels.cost_per_op_ns("taskbench", "all,100,1000",
+                                                      0.0001, 2, 1000), 100.0)
+        # schedbench: a chunk of 4 iterations of 10 ns
+        self.assertAlmostEqual(kernels.cost_per_op_ns("schedbench", "dynamic,4,100,1,10",
+                                                      0.000001, 1, 25), 0.0)
+        self.assertIsNone(kernels.cost_per_op_ns("fib", "20", 1.0, 2, 1000))
+        self.assertIsNone(kernels.cost_per_op_ns("taskbench", "all,0,10", None, 2, 10))
+        self.assertEqual(kernels.micro("taskbench").describe("single,10,5"),
+                         "task, 10 ns body, one creator")
+
     def test_default_threads(self):
         self.assertEqual(bench.default_threads(1), [1])
         self.assertEqual(bench.default_threads(2), [1, 2])
@@ -56,19 +101,22 @@ class Order(unittest.TestCase):
 
 
 class Discovery(unittest.TestCase):
-    def test_only_protocol_kernels(self):
+    def test_protocol_kernels_then_microbenchmarks(self):
         with tempfile.TemporaryDirectory() as tmp:
-            fakes.make_build(tmp, names=["good", "segv"])
+            fakes.make_build(tmp, names=["micro-ring", "segv", "good"])
             found = kernels.discover(tmp)
-            self.assertEqual([k.name for k in found], ["good", "segv"])
-            self.assertEqual(kernels.list_classes(found[0]), {"test": "1", "small": "2"})
+            self.assertEqual([k.name for k in found], ["good", "segv", "micro-ring"])
+            self.assertEqual(kernels.list_classes(found[0]), {"test": ["1"], "small": ["2"]})
+            self.assertEqual(kernels.list_classes(found[2]),
+                             {"test": ["spsc,10", "pingpong,10"], "small": ["spsc,100"]})
             self.assertEqual(kernels.discover(Path(tmp) / "nothing"), [])
             # a kernel inside its own CMake build folder: bench/posp/posp
             nested = Path(tmp) / "bench" / "posp"
             nested.mkdir()
             fakes.write_kernel(nested, "posp", fakes.BODIES["good"])
             (nested / "bench" / "posp").rename(nested / "posp")
-            self.assertEqual([k.name for k in kernels.discover(tmp)], ["good", "posp", "segv"])
+            self.assertEqual([k.name for k in kernels.discover(tmp)],
+                             ["good", "posp", "segv", "micro-ring"])
 
 
 class Aggregate(unittest.TestCase):
@@ -130,12 +178,12 @@ class ProgressEstimate(unittest.TestCase):
 
 class PospBatchSize(unittest.TestCase):
     def test_batch_size(self):
-        self.assertEqual(plots.batch_size("B_64"), 64)
-        self.assertEqual(plots.batch_size("n_20,b_8"), 8)
-        self.assertEqual(plots.batch_size("B32"), 32)
-        self.assertEqual(plots.batch_size("128"), 128)
-        self.assertEqual(plots.batch_size("12,23,16"), 16)  # posp: K,LOGN,B
-        self.assertIsNone(plots.batch_size("none"))
+        self.assertEqual(posp.batch_size("B_64"), 64)
+        self.assertEqual(posp.batch_size("n_20,b_8"), 8)
+        self.assertEqual(posp.batch_size("B32"), 32)
+        self.assertEqual(posp.batch_size("128"), 128)
+        self.assertEqual(posp.batch_size("12,23,16"), 16)  # posp: K,LOGN,B
+        self.assertIsNone(posp.batch_size("none"))
 
 
 if __name__ == "__main__":

@@ -79,5 +79,52 @@ class FailedCells(unittest.TestCase):
                       table.legend(names))
 
 
+class MicroAndPosp(unittest.TestCase):
+    def cell(self, kernel, param, runtime, median, tasks, threads=2, mode="parallel", **kw):
+        c = Cell(kernel, "small", param, mode, threads, runtime, runtime, runs=5, ok_runs=5,
+                 median_s=median, min_s=median * 0.5, max_s=median * 2, tasks=tasks,
+                 verify="ok")
+        for k, v in kw.items():
+            setattr(c, k, v)
+        return c
+
+    def test_taskbench_overhead_uses_the_serial_run_as_reference(self):
+        # 1000 tasks of 1000 ns: serial 1.0 ms; 2 threads 0.6 ms -> 1.2 ms of
+        # core time, 200 ns per task beyond the bodies.  gomp costs 600 ns.
+        cells = [self.cell("taskbench", "all,1000,1000", "serial", 0.001, 0, threads=1,
+                           mode="serial"),
+                 self.cell("taskbench", "all,1000,1000", "xomp", 0.0006, 1000),
+                 self.cell("taskbench", "all,1000,1000", "gomp", 0.0008, 1000)]
+        text = table.render_micro_text(cells, ["gomp", "xomp"])
+        xomp = [ln for ln in text.splitlines() if " xomp " in ln][0].split()
+        self.assertIn("200", xomp)                        # ns/op
+        self.assertIn("0.33x", xomp)                      # c/gomp = 200 / 600
+        self.assertIn("task, 1000 ns body, all threads create", text)
+        # the fastest run is below the reference: shown, never as a ratio
+        self.assertIn("-400..1400", xomp)
+
+    def test_failed_micro_and_posp_cells_show_no_number(self):
+        bad = failed_cell("xomp")
+        bad.kernel, bad.param = "micro-syncbench", "barrier,100"
+        text = table.render_micro_text([bad], ["xomp"])
+        self.assertIn("FAILED", text)
+        bad.kernel, bad.param = "posp", "12,24,16"
+        row = table.render_posp_text([bad]).splitlines()[-1]
+        self.assertIn("FAILED", row)
+        self.assertNotRegex(row.split("FAILED")[1], r"\d\.\d")
+
+    def test_posp_hashes_and_tasks_per_second(self):
+        # 2^20 nonces in batches of 16: 65536 tasks in 0.5 s
+        c = self.cell("posp", "10,20,16", "xomp", 0.5, 65536)
+        text = table.render_posp_text([c, self.cell("fib", "30", "xomp", 1.0, 10)])
+        row = text.splitlines()[-1].split()
+        self.assertEqual(row[:5], ["small", "10,20,16", "16", "2", "xomp"])
+        self.assertEqual(row[5], "2.10M")                 # 2^20 / 0.5 s
+        self.assertEqual(row[6], "1.05M-4.19M")           # slowest-fastest
+        self.assertEqual(row[7], "131k")                  # 65536 / 0.5 s
+        self.assertNotIn("fib", text)
+        self.assertEqual(table.render_posp_text([]), "")
+
+
 if __name__ == "__main__":
     unittest.main()

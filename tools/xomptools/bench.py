@@ -197,6 +197,11 @@ def make_plan(cfg: Config, kernels, rts, note) -> list:
         mine, problems = plan.workloads_for(k, classes, cfg.classes, cfg.params, cfg.quick)
         for problem in problems:
             note(problem)
+        left_out = [rt.name for rt in rts if rt not in plan.runtimes_for(k.name, rts)]
+        if left_out:
+            info = kernels_mod.micro(k.name)
+            note(f"{k.name} runs under {', '.join(info.families)} only ({info.why_families}): "
+                 f"not run under {', '.join(left_out)}")
         workloads += mine
     return plan.build_plan(workloads, cfg.threads, rts, cfg.reps, cfg.serial_reps)
 
@@ -288,6 +293,18 @@ def main(args, repo_root: Path) -> int:
     print(table.render_text(cells, runtime_names))
     print()
     print("\n".join(table.legend(runtime_names)))
+    micro = table.render_micro_text(cells, runtime_names)
+    if micro:
+        print("\nMicrobenchmarks, cost per operation:\n")
+        print(micro)
+        print()
+        print("\n".join(table.MICRO_LEGEND))
+    posp_table = table.render_posp_text(cells)
+    if posp_table:
+        print("\nPoSp throughput:\n")
+        print(posp_table)
+        print()
+        print("\n".join(table.POSP_LEGEND))
 
     data = {
         "command": cfg.command,

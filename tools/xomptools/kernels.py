@@ -1,15 +1,21 @@
 # Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0
-"""Finding the kernel binaries in a build directory and asking them their
-size classes.
+"""Finding the kernel binaries in a build directory, asking them their
+size classes, and what the driver must know about the microbenchmarks.
 
 Kernels are discovered rather than listed here because they are added by
-whoever writes them: every executable in BUILD/bench/ except the
-micro-benchmarks (`micro-*`) speaks the bench.h protocol.
+whoever writes them: every executable in BUILD/bench/ speaks the bench.h
+protocol, the microbenchmarks (`micro-*`, bench/micro/) included.  A kernel
+needs an entry in MICROBENCHMARKS only when its result is a cost per
+operation rather than a run time (the report then shows that cost), when it
+can run only under some runtimes, or when it has no meaningful serial
+version.
 """
 import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from .runtimes import FAMILIES
 
 
 @dataclass(frozen=True)
@@ -31,7 +37,8 @@ def _executable(path):
 
 
 def discover(build_dir) -> list:
-    """All kernels in BUILD/bench, sorted by name (stable table order).
+    """All kernels in BUILD/bench, sorted by name (stable table order;
+    the microbenchmarks, micro-*, come after the kernels).
 
     A kernel is BUILD/bench/NAME, or BUILD/bench/NAME/NAME: a kernel built
     by its own CMake subdirectory (bench/posp) can end up inside that
@@ -41,8 +48,11 @@ def discover(build_dir) -> list:
     if not directory.is_dir():
         return []
     kernels = []
-    for entry in sorted(os.scandir(directory), key=lambda e: e.name):
-        if entry.name.startswith(("micro-", ".")):
+    entries = sorted(os.scandir(directory),
+                     key=lambda e: (e.name in MICROBENCHMARKS or e.name.startswith("micro-"),
+                                    e.name))
+    for entry in entries:
+        if entry.name.startswith("."):
             continue
         for path in (entry.path, os.path.join(entry.path, entry.name)):
             if _executable(path):
@@ -52,7 +62,8 @@ def discover(build_dir) -> list:
 
 
 def list_classes(kernel: Kernel, timeout: float = 30.0) -> dict:
-    """`KERNEL --list-classes` -> {class: param}, in the kernel's order."""
+    """`KERNEL --list-classes` -> {class: [param, ...]}, in the kernel's
+    order; a class with several parameters is a sweep (bench.h)."""
     try:
         proc = subprocess.run([kernel.path, "--list-classes"], capture_output=True,
                               text=True, timeout=timeout, errors="replace")
@@ -66,7 +77,105 @@ def list_classes(kernel: Kernel, timeout: float = 30.0) -> dict:
     for line in proc.stdout.splitlines():
         parts = line.split(None, 1)
         if parts:
-            classes[parts[0]] = parts[1].strip() if len(parts) > 1 else ""
+            params = classes.setdefault(parts[0], [])
+            param = parts[1].strip() if len(parts) > 1 else ""
+            if param not in params:
+                params.append(param)
     if not classes:
         raise KernelError("--list-classes printed no classes")
     return classes
+
+
+# ---- microbenchmarks ----
+
+@dataclass(frozen=True)
+class Micro:
+    """How to read a microbenchmark's runs: its `tasks` count operations.
+
+    cost:  "wall": an operation costs median / ops (a latency: barrier,
+           round trip, ring push+pop);
+           "core": (median x threads - serial median) / ops: the core
+           time the runtime spends per task or chunk beyond the work in
+           it, EPCC's overhead (the nominal delay_ns per operation stands
+           in for the serial run when there is none).
+    """
+    describe: object                 # param -> what one operation is
+    cost: str = "wall"
+    delay_ns: object = None          # param -> ns of work per operation
+    families: tuple = FAMILIES       # runtimes it can run under
+    serial: bool = True              # has a meaningful serial version
+    why_families: str = ""           # said when runtimes are left out
+
+
+def _fields(param):
+    return param.split(",")
+
+
+def _field_int(param, index):
+    try:
+        return int(_fields(param)[index])
+    except (IndexError, ValueError):
+        return None
+
+
+def _taskbench_what(param):
+    mode, delay = (_fields(param) + ["?", "?"])[:2]
+    who = "one creator" if mode == "single" else "all threads create" if mode == "all" else mode
+    return f"task, {delay} ns body, {who}"
+
+
+def _schedbench_what(param):
+    kind, chunk = (_fields(param) + ["?", "?"])[:2]
+    return f"loop chunk, schedule({kind},{chunk}), {_field_int(param, 4)} ns per iteration"
+
+
+_SYNC_WHAT = {"barrier": "barrier", "parallel": "parallel region enter+exit"}
+_RING_WHAT = {"spsc": "SPSC ring push+pop", "pingpong": "ring round trip",
+              "xqueue": "XQueue push+pop, all to all"}
+
+MICROBENCHMARKS = {
+    "taskbench": Micro(describe=_taskbench_what, cost="core",
+                       delay_ns=lambda p: _field_int(p, 1)),
+    "schedbench": Micro(describe=_schedbench_what, cost="core",
+                        delay_ns=lambda p: (_field_int(p, 4) or 0)
+                        * (_field_int(p, 1) or 1)),
+    "micro-syncbench": Micro(describe=lambda p: _SYNC_WHAT.get(_fields(p)[0], _fields(p)[0]),
+                             serial=False),
+    "micro-ring": Micro(describe=lambda p: _RING_WHAT.get(_fields(p)[0], _fields(p)[0]),
+                        families=("xomp",), serial=False,
+                        why_families="it drives xomp's rings directly (linked with the "
+                                     "runtime's objects)"),
+}
+
+
+def micro(name):
+    """The Micro entry of a kernel, or None for an ordinary kernel."""
+    return MICROBENCHMARKS.get(name)
+
+
+def runs_under(name, family) -> bool:
+    info = micro(name)
+    return info is None or family in info.families
+
+
+def has_serial(name) -> bool:
+    info = micro(name)
+    return info is None or info.serial
+
+
+def cost_per_op_ns(name, param, median_s, threads, ops, serial_s=None):
+    """A microbenchmark's cost of one operation in ns (None when unknown).
+
+    For a "core" cost the work inside the operations is taken out as EPCC
+    does: the serial run of the same kernel (the bodies alone, one after
+    another) when it was measured, else the nominal delay per operation.
+    """
+    info = micro(name)
+    if info is None or median_s is None or not ops:
+        return None
+    if info.cost == "wall":
+        return median_s / ops * 1e9
+    if serial_s is not None:
+        return (median_s * threads - serial_s) / ops * 1e9
+    delay = info.delay_ns(param) if info.delay_ns else 0
+    return median_s * threads / ops * 1e9 - (delay or 0)

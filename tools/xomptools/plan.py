@@ -9,6 +9,7 @@ of biasing whichever ran last.
 """
 from dataclasses import dataclass
 
+from . import kernels
 from .kernels import Kernel
 
 # --quick: parameters per kernel that run ~0.05-0.5 s under libgomp with 1
@@ -90,18 +91,24 @@ class RunRequest:
 def workloads_for(kernel: Kernel, classes, class_names=(), params=(), quick=False):
     """The workloads of one kernel, and notes about requests it cannot serve.
 
-    `classes` is the kernel's {class: param} or None when it could not be
-    asked; then the class is still run so that the run itself reports what
-    is wrong with the kernel.
+    `classes` is the kernel's {class: [param, ...]} (kernels.list_classes)
+    or None when it could not be asked; then the class is still run so that
+    the run itself reports what is wrong with the kernel.  A class with
+    several parameters (a sweep) gives one workload per parameter, run with
+    --param and labelled with the class.
     """
     classes = classes or {}
+
     def by_class(name):
-        return Workload(kernel, name, classes.get(name, "?"), True)
+        points = classes.get(name) or ["?"]
+        if len(points) == 1:
+            return [Workload(kernel, name, points[0], True)]
+        return [Workload(kernel, name, p, False) for p in points]
 
     if quick:
         if kernel.name in QUICK_PARAMS:
             return [Workload(kernel, "quick", p, False) for p in QUICK_PARAMS[kernel.name]], []
-        return [by_class("test")], []
+        return by_class("test"), []
     if params:
         return [Workload(kernel, "custom", p, False) for p in params], []
     workloads, notes = [], []
@@ -110,19 +117,30 @@ def workloads_for(kernel: Kernel, classes, class_names=(), params=(), quick=Fals
             notes.append(f"{kernel.name} has no class {name!r} "
                          f"(it has {', '.join(classes)}); skipped")
         else:
-            workloads.append(by_class(name))
+            workloads += by_class(name)
     return workloads, notes
+
+
+def runtimes_for(kernel_name, runtimes):
+    """The runtimes a kernel runs under (micro-ring: xomp's only)."""
+    return [rt for rt in runtimes if kernels.runs_under(kernel_name, rt.family)]
 
 
 def build_plan(workloads, threads_list, runtimes, reps, serial_reps) -> list:
     """All runs in execution order: per workload its serial runs, then per
-    thread count the repetitions, alternating runtimes inside each."""
+    thread count the repetitions, alternating runtimes inside each.
+
+    A microbenchmark without a serial version gets no serial runs, and one
+    tied to some runtimes runs under those only.
+    """
     plan = []
     for w in workloads:
-        for rep in range(1, serial_reps + 1):
-            plan.append(RunRequest(w, "serial", 1, None, rep, serial_reps))
+        if kernels.has_serial(w.kernel.name):
+            for rep in range(1, serial_reps + 1):
+                plan.append(RunRequest(w, "serial", 1, None, rep, serial_reps))
+        mine = runtimes_for(w.kernel.name, runtimes)
         for threads in threads_list:
             for rep in range(1, reps + 1):
-                for rt in runtimes:
+                for rt in mine:
                     plan.append(RunRequest(w, "parallel", threads, rt, rep, reps))
     return plan

@@ -8,11 +8,10 @@ of output, never the bench.  Images are small (dpi 80) because they are
 looked at next to a table, not printed.
 """
 import math
-import re
 import sys
 from pathlib import Path
 
-from . import stats
+from . import posp, stats
 
 DPI = 80
 FAILED_COLOR = "#c0392b"
@@ -129,46 +128,38 @@ def plot_scaling(plt, cells, runtime_names, path):
     plt.close(fig)
 
 
-def batch_size(param):
-    """The PoSp batch size B in a param: a `B=64`/`B_64`/`B64` field, else
-    the last of comma-separated numbers (posp's "K,LOGN,B"), else the only
-    number."""
-    m = (re.search(r"(?:^|[^A-Za-z])[Bb][=_:]?(\d+)", param)
-         or re.search(r"(?:^|,)(\d+)$", param))
-    return int(m.group(1)) if m else None
-
-
 def plot_posp(plt, cells, path):
     """Throughput against batch size, one line per runtime and thread count.
 
-    Throughput counts nonces hashed per second (tasks x B / time): the same
-    work at every B, so the curve shows how much runtime overhead small
-    tasks (small B) cost.  Returns False when there is nothing to plot.
+    Throughput counts nonces hashed per second: the same work at every B,
+    so the curve shows how much runtime overhead small tasks (small B)
+    cost.  Several classes get a line each.  Returns False when there is
+    nothing to plot.
     """
     lines = {}
-    for c in cells:
-        if c.kernel != "posp" or c.mode != "parallel" or c.failed:
-            continue
-        b = batch_size(c.param)
-        rate = stats.throughput(c.tasks * b if c.tasks and b else None, c.median_s)
-        if rate is not None:
-            lines.setdefault((c.runtime, c.threads), []).append((b, rate))
+    for c in posp.cells(cells):
+        b = posp.batch_size(c.param)
+        rate, _ = posp.rates(c)
+        if rate is not None and b is not None:
+            lines.setdefault((c.klass, c.runtime, c.threads), []).append((b, rate))
     if not lines:
         return False
+    several_classes = len({k for k, _, _ in lines}) > 1
     fig, ax = plt.subplots(figsize=(6, 4))
-    names = list(dict.fromkeys(name for name, _ in lines))
-    thread_counts = sorted({t for _, t in lines})
+    names = list(dict.fromkeys(name for _, name, _ in lines))
+    thread_counts = sorted({t for _, _, t in lines})
     styles = ("--", "-", ":", "-.")  # line style by thread count, colour by runtime
-    for (name, threads), points in sorted(lines.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    for (klass, name, threads), points in sorted(lines.items(),
+                                                 key=lambda kv: (kv[0][0], kv[0][2], kv[0][1])):
         points.sort()
         ax.plot(*zip(*points), marker="o", color=f"C{names.index(name)}",
                 linestyle=styles[thread_counts.index(threads) % len(styles)],
-                label=f"{name} {threads} thr")
+                label=(f"{klass} " if several_classes else "") + f"{name} {threads} thr")
     ax.set_xscale("log", base=2)
     batch_sizes = sorted({b for pts in lines.values() for b, _ in pts})
     ax.set_xticks(batch_sizes, [str(b) for b in batch_sizes])
     ax.set_xlabel("batch size B")
-    ax.set_ylabel("nonces hashed per second")
+    ax.set_ylabel("hashes per second")
     ax.set_title("PoSp throughput")
     ax.legend(fontsize=8)
     fig.tight_layout()

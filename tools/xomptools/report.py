@@ -62,6 +62,17 @@ def render_markdown(data, cells, runtime_names, plots=(), title="xomp benchmark 
     out += ["", "## Results", "", _summary(data, cells), ""]
     out += ["- " + line for line in table.legend(runtime_names)]
     out += ["", table.render_markdown(cells, runtime_names), ""]
+    micro = table.render_micro_markdown(cells, runtime_names)
+    if micro:
+        out += ["## Microbenchmarks", "", "The cost of one operation, from the same runs.", ""]
+        out += ["- " + line for line in table.MICRO_LEGEND]
+        out += ["", micro, ""]
+    posp_table = table.render_posp_markdown(cells)
+    if posp_table:
+        out += ["## PoSp throughput", "", "Hashes and tasks per second against the batch size B, "
+                "from the same runs.", ""]
+        out += ["- " + line for line in table.POSP_LEGEND]
+        out += ["", posp_table, ""]
     if data.get("notes"):
         out += ["Notes:", ""] + [f"- {n}" for n in data["notes"]] + [""]
     failed = [c for c in cells if c.failed]

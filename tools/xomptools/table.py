@@ -5,6 +5,7 @@ for Markdown, so the two can never disagree.
 A FAILED cell shows the word FAILED where its time would be and "-" in every
 other number column: nothing that looks like a measurement.
 """
+from . import kernels, posp, stats
 
 LEGEND = (
     "median, min-max: wall time of the timed region over the repetitions",
@@ -116,8 +117,10 @@ def columns(runtime_names):
 def cell_row(cell, runtime_names):
     """The formatted values of one cell, in columns() order."""
     head = [cell.kernel, cell.klass, _short(cell.param), str(cell.threads), cell.runtime]
-    ratios = [("" if name == cell.runtime or cell.mode == "serial"
-               else fmt_ratio(cell.ratios.get(name))) for name in runtime_names]
+    # blank: the cell itself, serial runs, and runtimes this kernel does not
+    # run under (micro-ring); "-" only where a comparison failed
+    ratios = [("" if name == cell.runtime or cell.mode == "serial" or name not in cell.ratios
+               else fmt_ratio(cell.ratios[name])) for name in runtime_names]
     if cell.failed:
         return head + ["FAILED", NA, NA] + ratios + [NA, NA, NA, cell_status(cell)]
     return head + [fmt_time(cell.median_s), fmt_range(cell.min_s, cell.max_s),
@@ -139,10 +142,8 @@ def grouped_rows(cells, runtime_names):
     return rows
 
 
-def render_text(cells, runtime_names) -> str:
-    """An aligned plain-text table for the terminal."""
-    cols = columns(runtime_names)
-    rows = grouped_rows(cells, runtime_names)
+def _text(cols, rows) -> str:
+    """An aligned plain-text table; None rows are blank separator lines."""
     widths = [len(h) for h, _ in cols]
     for row in filter(None, rows):
         widths = [max(w, len(v)) for w, v in zip(widths, row)]
@@ -158,16 +159,155 @@ def render_text(cells, runtime_names) -> str:
     return "\n".join(lines)
 
 
-def render_markdown(cells, runtime_names) -> str:
-    """The same table as GitHub-flavoured Markdown; FAILED in bold."""
-    cols = columns(runtime_names)
+def _markdown(cols, rows) -> str:
+    """GitHub-flavoured Markdown; FAILED in bold."""
     def esc(v):
         return v.replace("|", "\\|")
     lines = ["| " + " | ".join(h for h, _ in cols) + " |",
              "|" + "|".join("---:" if right else "---" for _, right in cols) + "|"]
-    for row in filter(None, grouped_rows(cells, runtime_names)):
+    for row in filter(None, rows):
         row = [f"**{v}**" if v == "FAILED" else esc(v) for v in row]
         if row[-1].startswith("FAILED"):
             row[-1] = "**FAILED**" + row[-1][len("FAILED"):]
         lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)
+
+
+def render_text(cells, runtime_names) -> str:
+    """The results table for the terminal."""
+    return _text(columns(runtime_names), grouped_rows(cells, runtime_names))
+
+
+def render_markdown(cells, runtime_names) -> str:
+    """The same table as Markdown."""
+    return _markdown(columns(runtime_names), grouped_rows(cells, runtime_names))
+
+
+# ---- microbenchmarks: the cost of one operation ----
+
+MICRO_LEGEND = (
+    "ns/op: the cost of one operation from the median run (min..max from the fastest "
+    "and slowest runs): for taskbench and schedbench the core time per task or chunk "
+    "beyond the work in its body, (time x threads - serial time) / operations, EPCC's "
+    "overhead; for the others the wall time per operation (a latency, or the inverse "
+    "of a throughput)",
+    "c/X = ns/op / X's ns/op (0.50x = half X's cost); '-' where a cost is not above zero "
+    "(an overhead lost in the noise)",
+)
+
+
+def micro_cost(cell, time_s, serial):
+    """`serial` is the workload's serial cell (the reference), or None."""
+    reference = serial.median_s if serial is not None and not serial.failed else None
+    return kernels.cost_per_op_ns(cell.kernel, cell.param, time_s, cell.threads, cell.tasks,
+                                  reference)
+
+
+def fmt_cost(ns):
+    if ns is None:
+        return NA
+    if ns < 0:
+        return "-" + fmt_cost(-ns)
+    return fmt_count(ns) if ns >= 1e5 else _scaled(ns, "").strip()
+
+
+def micro_cells(cells):
+    return [c for c in cells if kernels.micro(c.kernel) and c.mode == "parallel"]
+
+
+def micro_columns(runtime_names):
+    return ([("kernel", False), ("class", False), ("param", False), ("operation", False),
+             ("thr", True), ("runtime", False), ("ns/op", True), ("min-max", True)]
+            + [(f"c/{label}", True) for label in ratio_labels(runtime_names)]
+            + [("status", False)])
+
+
+def micro_rows(cells, runtime_names):
+    mine = micro_cells(cells)
+    index = {c.key(): c for c in cells}
+    rows, last = [], None
+    for c in mine:
+        group = (c.kernel, c.klass, c.param)
+        if last is not None and group != last:
+            rows.append(None)
+        last = group
+        head = [c.kernel, c.klass, _short(c.param), kernels.micro(c.kernel).describe(c.param),
+                str(c.threads), c.runtime]
+        serial = index.get((c.kernel, c.klass, c.param, "serial", 1, "serial"))
+        cost = None if c.failed else micro_cost(c, c.median_s, serial)
+        ratios = []
+        for name in runtime_names:
+            other = index.get((c.kernel, c.klass, c.param, c.mode, c.threads, name))
+            if name == c.runtime or other is None:
+                ratios.append("")
+                continue
+            theirs = None if other.failed else micro_cost(other, other.median_s, serial)
+            ok = cost is not None and theirs is not None and cost > 0 and theirs > 0
+            ratios.append(fmt_ratio(stats.ratio(cost, theirs)) if ok else NA)
+        if c.failed:
+            rows.append(head + ["FAILED", NA] + ratios + [cell_status(c)])
+            continue
+        low, high = micro_cost(c, c.min_s, serial), micro_cost(c, c.max_s, serial)
+        rows.append(head + [fmt_cost(cost), f"{fmt_cost(low)}..{fmt_cost(high)}"] + ratios
+                    + [cell_status(c)])
+    return rows
+
+
+def render_micro_text(cells, runtime_names) -> str:
+    """The microbenchmarks' cost per operation ("" when there are none)."""
+    rows = micro_rows(cells, runtime_names)
+    return _text(micro_columns(runtime_names), rows) if rows else ""
+
+
+def render_micro_markdown(cells, runtime_names) -> str:
+    rows = micro_rows(cells, runtime_names)
+    return _markdown(micro_columns(runtime_names), rows) if rows else ""
+
+
+# ---- PoSp: throughput against batch size ----
+
+POSP_LEGEND = (
+    "hashes/s = nonces hashed per second (2^LOGN / median), tasks/s = tasks / median; "
+    "param K,LOGN,B: 2^K buckets, 2^LOGN nonces, B nonces per task",
+)
+
+
+def fmt_rate(per_s):
+    return NA if per_s is None else fmt_count(per_s)
+
+
+def posp_columns():
+    return [("class", False), ("param", False), ("B", True), ("thr", True),
+            ("runtime", False), ("hashes/s", True), ("min-max", True), ("tasks/s", True),
+            ("status", False)]
+
+
+def posp_rows(cells):
+    rows, last = [], None
+    for c in posp.cells(cells):
+        group = (c.klass, c.threads)
+        if last is not None and group != last:
+            rows.append(None)
+        last = group
+        b = posp.batch_size(c.param)
+        head = [c.klass, c.param, NA if b is None else str(b), str(c.threads), c.runtime]
+        if c.failed:
+            rows.append(head + ["FAILED", NA, NA, cell_status(c)])
+            continue
+        hashes, tasks = posp.rates(c)
+        slow, _ = posp.rates(c, c.max_s)
+        fast, _ = posp.rates(c, c.min_s)
+        rows.append(head + [fmt_rate(hashes), f"{fmt_rate(slow)}-{fmt_rate(fast)}",
+                            fmt_rate(tasks), cell_status(c)])
+    return rows
+
+
+def render_posp_text(cells) -> str:
+    """PoSp's hashes and tasks per second ("" when posp did not run)."""
+    rows = posp_rows(cells)
+    return _text(posp_columns(), rows) if rows else ""
+
+
+def render_posp_markdown(cells) -> str:
+    rows = posp_rows(cells)
+    return _markdown(posp_columns(), rows) if rows else ""

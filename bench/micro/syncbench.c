@@ -1,0 +1,174 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * micro-syncbench: synchronization latency, after EPCC syncbench (Bull,
+ * "Measuring synchronisation and scheduling overheads in OpenMP", EWOMP
+ * 1999), runtime-neutral: the same binary runs under libgomp, LLVM libomp
+ * and xomp.  One test per run, REPS operations; the driver divides the time
+ * by REPS (the `tasks` field of the result line counts operations):
+ *
+ *   barrier   one parallel region whose threads pass REPS `omp barrier`s:
+ *             the latency of one barrier.
+ *   parallel  REPS empty parallel regions, one after another: the cost of
+ *             entering and leaving a region (the team is reused).
+ *
+ * (A task "handoff" test -- the master creates a task and spins, outside
+ * any scheduling point, until another thread has run it -- is not here: it
+ * is not a conforming OpenMP program, since nothing obliges an idle thread
+ * to take a task its creator holds, and under xomp, whose creator hands its
+ * own tasks to thieves only at its scheduling points, it never finishes.
+ * Ring latency is measured inside xomp by micro-ring instead.)
+ *
+ * EPCC subtracts a reference loop of delays; these tests have no delay in
+ * the timed loop, so the time is the synchronization alone.
+ *
+ * Verification (cheap enough not to disturb the timing):
+ *   barrier   every 64th barrier, each thread checks that its neighbour has
+ *             arrived at that barrier and has not passed the next one;
+ *   parallel  every region ran with the requested number of threads.
+ *
+ * Parameter: "TEST,REPS" with TEST barrier or parallel.
+ * Every class is a sweep of both tests; small runs each in about 0.3-1 s
+ * under libgomp with 2 threads on the 2-core development machine when it is
+ * quiet (a barrier costs some 250 ns there, a region 850 ns).  When other
+ * processes hold a core, a barrier waits for a descheduled thread and costs
+ * microseconds to milliseconds: these two tests are the most sensitive to a
+ * shared machine of the whole suite.
+ */
+#include "../common/bench.h"
+
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+enum sync_test { SYNC_BARRIER, SYNC_PARALLEL };
+static const char *const sync_tests[] = {"barrier", "parallel", NULL};
+
+static enum sync_test test;
+static long reps;
+static long long errors; /* verification failures seen by the last run */
+static uint64_t ops;     /* operations the last run completed */
+
+/* Per-thread progress through the barriers, padded so that the check
+ * touches one line per neighbour. */
+static struct {
+    _Alignas(64) _Atomic long value;
+} arrived[BENCH_MAX_THREADS];
+
+
+#define BARRIER_CHECK_EVERY 64
+
+static int setup(const char *param)
+{
+    char name[16];
+    if (sscanf(param, "%15[a-z],%ld", name, &reps) != 2 || reps < 1 || reps > 10000000000L ||
+        bench_choice(name, sync_tests) < 0)
+        return -1;
+    test = (enum sync_test)bench_choice(name, sync_tests);
+    return 0;
+}
+
+static void run_barrier(void)
+{
+    long bad = 0;
+    for (int i = 0; i < BENCH_MAX_THREADS; i++)
+        atomic_store_explicit(&arrived[i].value, 0, memory_order_relaxed);
+#pragma omp parallel reduction(+ : bad)
+    {
+        int me = omp_get_thread_num(), n = omp_get_num_threads();
+        int next = (me + 1) % n;
+        for (long r = 0; r < reps; r++) {
+            int check = r % BARRIER_CHECK_EVERY == 0;
+            /* relaxed: the barrier orders this store before the
+             * neighbour's load after the barrier. */
+            if (check)
+                atomic_store_explicit(&arrived[me].value, r + 1, memory_order_relaxed);
+#pragma omp barrier
+            if (check) {
+                /* The neighbour stored r + 1 before this barrier and cannot
+                 * store again before the next checked one, which it cannot
+                 * pass until we arrive there too. */
+                long seen = atomic_load_explicit(&arrived[next].value, memory_order_relaxed);
+                bad += seen != r + 1;
+            }
+        }
+    }
+    errors = bad;
+    ops = (uint64_t)reps;
+}
+
+static void run_parallel_regions(void)
+{
+    int want = omp_get_max_threads();
+    long bad = 0;
+    for (long r = 0; r < reps; r++) {
+#pragma omp parallel
+        {
+            /* One thread checks the team size: a plain write in a single
+             * thread, read after the region's end. */
+            if (omp_get_thread_num() == 0 && omp_get_num_threads() != want)
+                bad++;
+        }
+    }
+    errors = bad;
+    ops = (uint64_t)reps;
+}
+
+static void run_parallel(void)
+{
+    switch (test) {
+    case SYNC_BARRIER:
+        run_barrier();
+        break;
+    case SYNC_PARALLEL:
+        run_parallel_regions();
+        break;
+    }
+}
+
+/* The same loop without synchronization: EPCC's reference, near zero. */
+static void run_serial(void)
+{
+    for (long r = 0; r < reps; r++)
+        __asm__ __volatile__("" : : "r"(r) : "memory");
+    errors = 0;
+    ops = (uint64_t)reps;
+}
+
+static enum bench_verdict verify(void)
+{
+    if (errors) {
+        fprintf(stderr, "micro-syncbench: %lld checks failed (%s)\n", errors,
+                test == SYNC_BARRIER ? "a thread passed a barrier before its neighbour arrived"
+                                     : "a region ran with fewer threads than requested");
+        return BENCH_VERIFY_FAIL;
+    }
+    return BENCH_VERIFY_OK;
+}
+
+static uint64_t task_count(void)
+{
+    return ops;
+}
+
+static const struct bench_class classes[] = {
+    {"test", "barrier,2000"},      {"test", "parallel,2000"},
+    {"small", "barrier,2000000"},  {"small", "parallel,1000000"},
+    {"medium", "barrier,20000000"}, {"medium", "parallel,10000000"},
+    {"large", "barrier,200000000"}, {"large", "parallel,100000000"},
+    {NULL, NULL},
+};
+
+static const struct bench_kernel kernel = {
+    .name = "micro-syncbench",
+    .classes = classes,
+    .setup = setup,
+    .run_parallel = run_parallel,
+    .run_serial = run_serial,
+    .verify = verify,
+    .task_count = task_count,
+};
+
+int main(int argc, char **argv)
+{
+    return bench_main(argc, argv, &kernel);
+}

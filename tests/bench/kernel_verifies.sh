@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0
+#
+# kernel_verifies.sh KERNEL RUNTIME LIBDIR THREADS...
+#
+# Runs every parameter of KERNEL's `test` class (a sweep has several) once
+# per thread count under RUNTIME (xomp: LIBDIR/libgomp.so.1 through
+# LD_LIBRARY_PATH; gomp: the system libgomp) and checks each run: exit
+# status 0, exactly one BENCH line, runtime= the one asked for (a kernel
+# that silently ran on libgomp fails), threads= the count asked for, and
+# verify=ok.
+set -u
+kernel=$1 runtime=$2 libdir=$3
+shift 3
+
+case $runtime in
+xomp) env_runtime=(LD_LIBRARY_PATH="$libdir") ;;
+gomp) env_runtime=() ;;
+*) echo "unknown runtime '$runtime'" >&2; exit 2 ;;
+esac
+
+mapfile -t params < <("$kernel" --list-classes | awk '$1 == "test" { sub(/^test[ \t]+/, ""); print }')
+if [ ${#params[@]} -eq 0 ]; then
+    echo "FAIL: $kernel --list-classes names no test class" >&2
+    exit 1
+fi
+
+errors=$(mktemp)
+trap 'rm -f "$errors"' EXIT
+failures=0
+for threads in "$@"; do
+    for param in "${params[@]}"; do
+        what="$(basename "$kernel") --param $param, $runtime, $threads thread(s)"
+        out=$(env "${env_runtime[@]}" OMP_NUM_THREADS="$threads" XOMP_TEST_RUNTIME="$runtime" \
+              "$kernel" --param "$param" 2>"$errors")
+        rc=$?
+        lines=$(grep -c '^BENCH ' <<<"$out")
+        line=$(grep '^BENCH ' <<<"$out")
+        problem=""
+        if [ $rc -ne 0 ]; then
+            problem="exit status $rc"
+        elif [ "$lines" -ne 1 ]; then
+            problem="$lines BENCH lines"
+        elif [[ " $line " != *" runtime=$runtime "* ]]; then
+            problem="ran on the wrong runtime: $line"
+        elif [[ " $line " != *" threads=$threads "* ]]; then
+            problem="wrong thread count: $line"
+        elif [[ " $line " != *" verify=ok "* ]]; then
+            problem="not verified: $line"
+        fi
+        if [ -n "$problem" ]; then
+            echo "FAIL: $what: $problem" >&2
+            tail -5 "$errors" | sed 's/^/  stderr: /' >&2
+            failures=$((failures + 1))
+        else
+            echo "ok: $what"
+        fi
+    done
+done
+exit $((failures > 0))
