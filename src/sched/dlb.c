@@ -355,6 +355,16 @@ bool xomp_dlb_has_work(struct xomp_worker *me)
            (unsigned)(req >> XOMP_DLB_ROUND_BITS) != me->id;
 }
 
+/* wait: has victim v gone idle over our request?  Its idle-time request
+ * (its own id, the round ours carries) overwrote ours, so it will never
+ * serve ours, nor write our stolen cell: we may ask somebody else.
+ * (relaxed: only compared; the victim serves nothing while idle.) */
+static bool victim_idles_over(struct xomp_team *team, unsigned v, uint64_t round)
+{
+    return atomic_load_explicit(&team->workers[v].dlb.request, memory_order_relaxed) ==
+           request_of(round, v);
+}
+
 /* wait: ask one victim, then wait a while for its answer. */
 static struct xomp_task *wait_steal(struct xomp_team *team, struct xomp_worker *me)
 {
@@ -366,7 +376,8 @@ static struct xomp_task *wait_steal(struct xomp_team *team, struct xomp_worker *
         /* acquire: pairs with the victim's release store of its round; a
          * task it handed over before is visible. */
         if (atomic_load_explicit(&team->workers[v].dlb.round, memory_order_acquire) <=
-            me->dlb_pending_round)
+                me->dlb_pending_round &&
+            !victim_idles_over(team, (unsigned)v, me->dlb_pending_round))
             return NULL;
         if ((t = xomp_dlb_take_stolen(me)))
             return t;
@@ -401,7 +412,8 @@ static struct xomp_task *wait_steal(struct xomp_team *team, struct xomp_worker *
         if ((t = xomp_dlb_stolen(me)))
             return t;
         /* acquire: as above. */
-        if (atomic_load_explicit(&vw->dlb.round, memory_order_acquire) > round) {
+        if (atomic_load_explicit(&vw->dlb.round, memory_order_acquire) > round ||
+            victim_idles_over(team, (unsigned)v, round)) {
             if ((t = xomp_dlb_take_stolen(me)))
                 return t;
             me->dlb_pending = -1;
