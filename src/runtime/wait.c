@@ -73,8 +73,12 @@ void xomp_idle_step_nap(struct xomp_waker *self, struct xomp_idle *idle,
         }
     }
     atomic_store_explicit(&self->sleeping, 0, memory_order_relaxed);
-    /* Spin again briefly before the next sleep: a wake-up usually means
-     * more events follow soon. */
-    idle->start_ns = 0;
     idle->spins = 0;
+    /* Spin again briefly before the next sleep: a wake-up usually means
+     * more events follow soon.  A nap that merely ran out (nobody woke us:
+     * seq unchanged; relaxed, only compared) keeps the spent budget: the
+     * caller looks around for SPINS_PER_CLOCK_READ polls and naps again,
+     * instead of spinning a whole budget after every nap. */
+    if (!nap_ns || atomic_load_explicit(&self->seq, memory_order_relaxed) != seq)
+        idle->start_ns = 0;
 }
