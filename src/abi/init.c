@@ -9,6 +9,7 @@
 #include "../runtime/thread.h"
 #include "../prof/dump.h"
 #include "../prof/stats.h"
+#include "../topo/numa.h"
 #include "../topo/topo.h"
 #include "abi.h"
 
@@ -32,6 +33,7 @@ __attribute__((constructor)) static void xomp_init(void)
     xomp_teams_env_init();
     xomp_target_env_init();
     xomp_places_init();
+    xomp_topology_init(); /* before the initial thread is bound below */
     if (xomp_places_count() > 0) {
         /* OMP_PLACES alone turns binding on (bind-var true), as in libgomp. */
         if (xomp_cfg.places_set && !getenv("OMP_PROC_BIND"))

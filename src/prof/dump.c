@@ -177,7 +177,10 @@ static bool write_meta(FILE *f, const struct xomp_prof_snapshot *snap)
     fprintf(f, "placement = %s\n", xomp_cfg.placement == XOMP_PLACEMENT_RR ? "rr" : "local");
     fprintf(f, "dlb = %s\n", xomp_dlb_name(xomp_cfg.dlb));
     fprintf(f, "barrier = %s\n", xomp_cfg.barrier == XOMP_BARRIER_TREE ? "tree" : "central");
-    fprintf(f, "numa_nodes = %u\n", xomp_numa_nodes());
+    fprintf(f, "numa_nodes = %u\n", xomp_topology_nodes());
+    fputs("topology = ", f);
+    xomp_topology_print(f);
+    fputc('\n', f);
     fputs("counters =", f);
     for (size_t i = 0; i < NCOUNTERS; i++)
         fprintf(f, " %s", counter_names[i]);
@@ -381,10 +384,6 @@ static void dump_at_exit(void)
 void xomp_prof_init(void)
 {
     xomp_prof_clock_init(xomp_cfg.prof_events);
-    /* The locality counters need the CPUs' NUMA nodes; read them only when
-     * the counters will be reported (hwloc takes milliseconds). */
-    if (xomp_cfg.profile != XOMP_PROFILE_OFF || xomp_cfg.stats)
-        xomp_numa_init();
     if (!getcwd(start_cwd, sizeof start_cwd))
         snprintf(start_cwd, sizeof start_cwd, ".");
     if (xomp_cfg.profile != XOMP_PROFILE_OFF)

@@ -45,9 +45,16 @@ static void add_thread(struct xomp_thread *thr, void *arg)
 void xomp_stats_print(void)
 {
     struct totals tot = {{0}, 0};
-    /* Counters are read while other threads may (in principle) still run;
-     * at exit they are docked or asleep, and a slightly stale value only
-     * misreports a statistic. */
+    /* Threads of teams the exiting thread did not lead (other user threads'
+     * regions) may in principle still run; a slightly stale value then
+     * only misreports a statistic. */
+    /* Members of the exiting thread's last teams may still be leaving
+     * their last region, counting its final idle polls: wait until they
+     * have left, so that the totals add up (outside a region only; an exit
+     * inside one reports the counts as they are). */
+    struct xomp_thread *self = xomp_tls;
+    if (self && !self->team)
+        xomp_team_quiesce(self);
     xomp_threads_foreach(add_thread, &tot);
     fprintf(stderr, "xomp stats: totals over %u threads\n", tot.threads);
     for (size_t i = 0; i < NFIELDS; i++)

@@ -36,7 +36,16 @@ enum xomp_proc_bind {
 enum xomp_wait_policy { XOMP_WAIT_DEFAULT, XOMP_WAIT_ACTIVE, XOMP_WAIT_PASSIVE };
 enum xomp_placement { XOMP_PLACEMENT_RR, XOMP_PLACEMENT_LOCAL };
 enum xomp_barrier_kind { XOMP_BARRIER_TREE, XOMP_BARRIER_CENTRAL };
-enum xomp_dlb { XOMP_DLB_NONE, XOMP_DLB_WS, XOMP_DLB_RP };
+/* Load-balancing strategies (sched/dlb.h): the seed's NA-WS and NA-RP, and
+ * X-OpenMP's wait-based and wait-free stealing (one or two tasks). */
+enum xomp_dlb {
+    XOMP_DLB_NONE,
+    XOMP_DLB_WS,
+    XOMP_DLB_RP,
+    XOMP_DLB_WAIT,
+    XOMP_DLB_WAITFREE1,
+    XOMP_DLB_WAITFREE2,
+};
 /* XOMP_PROFILE (src/prof/README.md). */
 enum xomp_profile_mode { XOMP_PROFILE_OFF, XOMP_PROFILE_COUNTERS, XOMP_PROFILE_EVENTS };
 
@@ -95,6 +104,10 @@ struct xomp_config {
     unsigned dlb_steal;           /* tasks moved or redirected per request */
     unsigned dlb_interval;        /* idle polls between a thief's requests */
     unsigned dlb_victims;         /* victims asked per attempt */
+    double dlb_plocal;            /* probability of a victim in the thief's NUMA node */
+    uint64_t dlb_plocal_threshold; /* the same as a threshold on 32 random bits */
+    bool topology_set;            /* XOMP_TOPOLOGY given */
+    char topology[256];           /* XOMP_TOPOLOGY as given (parsed by topo/numa.c) */
     bool stats;                   /* XOMP_STATS: print counters at exit */
     enum xomp_profile_mode profile; /* XOMP_PROFILE */
     unsigned profile_events;      /* XOMP_PROFILE_EVENTS: event buffer size per thread */
@@ -124,7 +137,7 @@ void xomp_env_bool(const char *name, bool *var);
 bool xomp_env_uint(const char *name, unsigned long min, unsigned long max, unsigned long *var,
                    const char *fallback);
 
-/* "none", "ws" or "rp". */
+/* "none", "ws", "rp", "wait", "waitfree1" or "waitfree2". */
 const char *xomp_dlb_name(enum xomp_dlb dlb);
 /* "off", "counters" or "events". */
 const char *xomp_profile_mode_name(enum xomp_profile_mode mode);

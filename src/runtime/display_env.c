@@ -3,6 +3,7 @@
  * and its own XOMP_* settings. */
 #include "config.h"
 #include "../prof/dump.h"
+#include "../topo/numa.h"
 #include "../topo/topo.h"
 #include "affinity_format.h"
 #include "allocator.h"
@@ -97,6 +98,10 @@ void xomp_display_env(bool verbose)
     fprintf(f, "  XOMP_DLB_STEAL = '%u'\n", c->dlb_steal);
     fprintf(f, "  XOMP_DLB_INTERVAL = '%u'\n", c->dlb_interval);
     fprintf(f, "  XOMP_DLB_VICTIMS = '%u'\n", c->dlb_victims);
+    fprintf(f, "  XOMP_DLB_PLOCAL = '%g'\n", c->dlb_plocal);
+    fputs("  XOMP_TOPOLOGY = '", f);
+    xomp_topology_print(f);
+    fputs("'\n", f);
     if (c->spin_ns == UINT64_MAX)
         fputs("  XOMP_SPIN_US = 'INFINITE'\n", f);
     else

@@ -356,6 +356,28 @@ static void env_places(void)
     xomp_cfg.places_set = true; /* validated by the topology module */
 }
 
+/* XOMP_DLB_PLOCAL: a probability, a decimal number in [0, 1]. */
+static void env_plocal(void)
+{
+    const char *v = getenv("XOMP_DLB_PLOCAL");
+    if (v) {
+        const char *s = skip_space(v);
+        char *end;
+        errno = 0;
+        double p = strtod(s, &end);
+        if (end == s || errno || *skip_space(end) || !(p >= 0.0 && p <= 1.0)) {
+            char fb[32];
+            snprintf(fb, sizeof fb, "%g", xomp_cfg.dlb_plocal);
+            invalid("XOMP_DLB_PLOCAL", v, fb);
+        } else {
+            xomp_cfg.dlb_plocal = p;
+        }
+    }
+    /* P_local * 2^32: a 32-bit random number below it picks a local victim
+     * (1.0 gives 2^32: always). */
+    xomp_cfg.dlb_plocal_threshold = (uint64_t)(xomp_cfg.dlb_plocal * 4294967296.0);
+}
+
 /* xomp's own knobs. */
 static void env_xomp(void)
 {
@@ -403,13 +425,13 @@ static void env_xomp(void)
 
     v = getenv("XOMP_DLB");
     if (v) {
-        if (!strcasecmp(v, "none"))
-            xomp_cfg.dlb = XOMP_DLB_NONE;
-        else if (!strcasecmp(v, "ws"))
-            xomp_cfg.dlb = XOMP_DLB_WS;
-        else if (!strcasecmp(v, "rp"))
-            xomp_cfg.dlb = XOMP_DLB_RP;
-        else
+        bool known = false;
+        for (int d = XOMP_DLB_NONE; d <= XOMP_DLB_WAITFREE2; d++)
+            if (!strcasecmp(v, xomp_dlb_name((enum xomp_dlb)d))) {
+                xomp_cfg.dlb = (enum xomp_dlb)d;
+                known = true;
+            }
+        if (!known)
             invalid("XOMP_DLB", v, xomp_dlb_name(xomp_cfg.dlb));
     }
     x = xomp_cfg.dlb_steal;
@@ -421,6 +443,17 @@ static void env_xomp(void)
     x = xomp_cfg.dlb_victims;
     if (env_uint("XOMP_DLB_VICTIMS", 1, 1u << 16, &x, ""))
         xomp_cfg.dlb_victims = (unsigned)x;
+    env_plocal();
+
+    v = getenv("XOMP_TOPOLOGY");
+    if (v) {
+        if (strlen(v) >= sizeof xomp_cfg.topology) {
+            invalid("XOMP_TOPOLOGY", "(too long)", "the machine's topology");
+        } else {
+            strcpy(xomp_cfg.topology, v);
+            xomp_cfg.topology_set = true; /* validated by topo/numa.c */
+        }
+    }
 
     /* XOMP_STATS: 1/0 as well as true/false. */
     v = getenv("XOMP_STATS");
@@ -519,6 +552,7 @@ void xomp_config_init(void)
     c->dlb_victims = 1;
     c->profile = XOMP_PROFILE_OFF;
     c->profile_events = 1u << 20; /* 16 MiB per thread, allocated only with events */
+    c->dlb_plocal = 0.9; /* mostly NUMA-local, but never starve a node */
 
     env_num_threads();
     env_proc_bind();
@@ -592,7 +626,12 @@ bool xomp_env_uint(const char *name, unsigned long min, unsigned long max, unsig
 
 const char *xomp_dlb_name(enum xomp_dlb dlb)
 {
-    return dlb == XOMP_DLB_WS ? "ws" : dlb == XOMP_DLB_RP ? "rp" : "none";
+    static const char *const names[] = {
+        [XOMP_DLB_NONE] = "none",           [XOMP_DLB_WS] = "ws",
+        [XOMP_DLB_RP] = "rp",               [XOMP_DLB_WAIT] = "wait",
+        [XOMP_DLB_WAITFREE1] = "waitfree1", [XOMP_DLB_WAITFREE2] = "waitfree2",
+    };
+    return (unsigned)dlb < sizeof names / sizeof names[0] ? names[dlb] : "?";
 }
 
 const char *xomp_profile_mode_name(enum xomp_profile_mode mode)

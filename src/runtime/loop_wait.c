@@ -74,7 +74,7 @@ void xomp_ws_wait(struct xomp_thread *thr, struct xomp_ws_member *me, _Atomic ui
     xomp_idle_begin(&idle, NULL); /* not counted: it does not look for work */
     while (!ready(arg)) {
         if (w.help && xomp_task_run_one(thr)) {
-            xomp_idle_init(&idle);
+            xomp_idle_reset(&idle);
             continue;
         }
         xomp_idle_step(&thr->waker, &idle, register_and_recheck, &w);

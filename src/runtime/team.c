@@ -13,7 +13,6 @@
 #include "../task/depend.h"
 #include "../task/task_core.h"
 #include "../topo/binding.h"
-#include "../topo/numa.h"
 #include "affinity_format.h"
 #include "log.h"
 #include "thread.h"
@@ -80,9 +79,10 @@ struct xomp_team *xomp_team_create(unsigned capacity, unsigned level)
     team->workers = workers;
     team->keeps_threads = level == 1;
     team->member_place = xcalloc(capacity, sizeof *team->member_place);
-    team->member_node = xcalloc(capacity, sizeof *team->member_node);
     team->member_part_first = xcalloc(capacity, sizeof *team->member_part_first);
     team->member_part_len = xcalloc(capacity, sizeof *team->member_part_len);
+    team->member_map = xcalloc(capacity, sizeof *team->member_map);
+    team->node_members = xcalloc(capacity, sizeof *team->node_members);
     for (unsigned i = 0; i < capacity; i++) {
         struct xomp_worker *w = &workers[i];
         w->team = team;
@@ -138,9 +138,10 @@ void xomp_team_destroy(struct xomp_team *team)
         xomp_steal_free(&team->ws[i]);
     free(team->workers);
     free(team->member_place);
-    free(team->member_node);
     free(team->member_part_first);
     free(team->member_part_len);
+    free(team->member_map);
+    free(team->node_members);
     free(team);
 }
 
@@ -205,9 +206,6 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
         thr->depth = 0; /* a fresh stack; the master keeps counting its own */
     thr->region_seen = team->region;
     xomp_bind_member(thr, team, id);
-    if (xomp_numa_multi) /* after binding: the CPU it runs on now */
-        atomic_store_explicit(&team->member_node[id], (uint16_t)xomp_numa_node_here(),
-                              memory_order_relaxed);
 }
 
 /* Run by a pool thread launched on member `id` (thread.c's dock loop). */
@@ -265,6 +263,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     atomic_store_explicit(&team->ws_cancelled, false, memory_order_relaxed);
     xomp_icv_next_level(&thr->task->icv, &team->icv);
     xomp_bind_plan(team, thr, flags & 7);
+    xomp_dlb_plan(team); /* NUMA map, after the places are planned */
 
     /* Barrier: tickets continue from the master's (the largest); every
      * member's task counters start from zero (member_begin). */

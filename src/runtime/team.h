@@ -33,6 +33,14 @@ struct xomp_team;
  * allocated by the producer on first use (see xqueue.h). */
 typedef struct xomp_task *_Atomic xomp_slot_t;
 
+/* Where a member sits in the NUMA map of its region (sched/dlb.c). */
+struct xomp_member_map {
+    uint16_t node;  /* its NUMA node (topo/numa.h) */
+    uint16_t first; /* its node's members: team->node_members[first, first + len) */
+    uint16_t len;
+    uint16_t slot;  /* its own index in team->node_members */
+};
+
 struct xomp_worker {
     /* ---- written only by the member's own thread ---- */
     _Alignas(64) struct xomp_thread *thread;
@@ -59,21 +67,31 @@ struct xomp_worker {
     struct xomp_task *overflow_head, *overflow_tail;
     /* Load balancing, owner's side (dlb.c). */
     uint64_t dlb_round;          /* round requests must carry to be valid */
-    int dlb_redirect;            /* rp: member receiving our next tasks, or -1 */
-    unsigned dlb_redirect_left;
+    int dlb_redirect;            /* rp: member receiving our next new tasks, or -1 */
+    unsigned dlb_redirect_left;  /* new tasks still to redirect */
+    unsigned dlb_given;          /* tasks given for the request being served */
     unsigned dlb_countdown;      /* idle polls until the next request */
     uint64_t dlb_random;         /* victim choice */
+    int dlb_last_victim;         /* wait, waitfree: victim that gave us work
+                                    last time (asked first), or -1 */
+    uint32_t dlb_last_tail;      /* waitfree: pop_tail[dlb_last_victim] when asked */
+    int dlb_pending;             /* wait: victim holding our unanswered request, or -1 */
+    uint64_t dlb_pending_round;  /* ... and the round it carries */
+    unsigned dlb_wait_budget;    /* wait: polls to wait for an answer (adaptive) */
+    struct xomp_member_map map; /* our place in the region's NUMA map */
 
     /* ---- written by producers (any member), read by this member ---- */
     /* Rings this member consumes, one per producer; NULL until used. */
     _Alignas(64) _Atomic(xomp_slot_t *) *rings;
     _Atomic uint32_t hint; /* last producer that pushed here (benign race) */
 
-    /* ---- load-balancing cells: requests written by thieves, the round
-     * written by this member (dlb.h) ---- */
+    /* ---- load-balancing cells (dlb.h): requests written by thieves (and
+     * by this member: its self request while idle), the round written by
+     * this member, the stolen cell by the victim serving this member ---- */
     struct {
         _Alignas(64) _Atomic uint64_t request; /* round | thief << 40 */
         _Atomic uint64_t round;
+        _Atomic(struct xomp_task *) stolen;  /* wait: a task handed to us */
     } dlb;
 
     /* ---- written by this member after it fully left the region ---- */
@@ -112,12 +130,15 @@ struct xomp_team {
     /* Affinity plan of the region (topo/binding.c), per member. */
     bool binding;
     int *member_place;
-    /* NUMA node of each member, stored by the member when it starts (only
-     * when xomp_numa_multi; otherwise all 0) and read by the locality
-     * counters.  Relaxed everywhere: statistics labels. */
-    _Atomic uint16_t *member_node;
     uint16_t *member_part_first;
     uint16_t *member_part_len;
+    /* NUMA map of the region (sched/dlb.c): each member's node, and the
+     * members grouped by node (for choosing victims).  It depends only on
+     * the member count when the team is unbound: map_nthreads is that
+     * count then, 0 when it must be made again. */
+    struct xomp_member_map *member_map;
+    uint16_t *node_members;
+    unsigned map_nthreads;
     /* The master's state before the region, restored at its end. */
     struct xomp_task *saved_task;
     struct xomp_team *saved_team;
@@ -143,15 +164,6 @@ void xomp_parallel_end(void);
  * destruction (after every member left).  Exposed for unit tests. */
 struct xomp_team *xomp_team_create(unsigned capacity, unsigned level);
 void xomp_team_destroy(struct xomp_team *team);
-
-/* Do members a and b of the team run on different NUMA nodes?  (Only
- * meaningful when xomp_numa_multi; the locality counters.) */
-static inline bool xomp_members_cross_nodes(const struct xomp_team *team, unsigned a, unsigned b)
-{
-    /* relaxed: labels, see member_node. */
-    return atomic_load_explicit(&team->member_node[a], memory_order_relaxed) !=
-           atomic_load_explicit(&team->member_node[b], memory_order_relaxed);
-}
 
 /* Wait until the members of every team `master` keeps (its hot teams) have
  * left their last region, so that what they wrote there (counters, event

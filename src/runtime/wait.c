@@ -26,8 +26,17 @@ void xomp_wake(struct xomp_waker *w)
 /* Pauses between reads of the clock while spinning. */
 #define SPINS_PER_CLOCK_READ 64
 
+/* Longest bounded sleep, in multiples of the first. */
+#define NAP_GROWTH_MAX 32
+
 void xomp_idle_step(struct xomp_waker *self, struct xomp_idle *idle, bool (*recheck)(void *),
                     void *arg)
+{
+    xomp_idle_step_nap(self, idle, recheck, arg, 0);
+}
+
+void xomp_idle_step_nap(struct xomp_waker *self, struct xomp_idle *idle,
+                        bool (*recheck)(void *), void *arg, uint64_t nap_ns)
 {
     bool crowded = atomic_load_explicit(&xomp_oversubscribed, memory_order_relaxed);
     uint64_t budget = crowded ? xomp_cfg.spin_ns_oversubscribed : xomp_cfg.spin_ns;
@@ -61,16 +70,28 @@ void xomp_idle_step(struct xomp_waker *self, struct xomp_idle *idle, bool (*rech
      * Either the waker sees sleeping == 1 and wakes us, or our recheck
      * sees the waker's event. */
     atomic_thread_fence(memory_order_seq_cst);
-    if (!recheck(arg))
-        xomp_futex_wait(&self->seq, seq);
+    if (!recheck(arg)) {
+        if (!nap_ns) {
+            xomp_futex_wait(&self->seq, seq);
+        } else {
+            unsigned growth = idle->naps < 5 ? 1u << idle->naps : NAP_GROWTH_MAX;
+            idle->naps++;
+            xomp_futex_wait_for(&self->seq, seq, nap_ns * growth);
+        }
+    }
     /* Count ourselves out unless a creator claimed our wake-up (and
-     * counted us out): exactly one of us takes `offer` from 1 to 0.
-     * relaxed: as above; RMWs on `offer` are totally ordered. */
+     * counted us out): exactly one of us takes `offer` from 1 to 0, whether
+     * we were woken, our nap ran out, or we never slept.  relaxed: as
+     * above; RMWs on `offer` are totally ordered. */
     if (idle->sleepers && atomic_exchange_explicit(&self->offer, 0, memory_order_relaxed))
         atomic_fetch_sub_explicit(idle->sleepers, 1, memory_order_relaxed);
     atomic_store_explicit(&self->sleeping, 0, memory_order_relaxed);
-    /* Spin again briefly before the next sleep: a wake-up usually means
-     * more events follow soon. */
-    idle->start_ns = 0;
     idle->spins = 0;
+    /* Spin again briefly before the next sleep: a wake-up usually means
+     * more events follow soon.  A nap that merely ran out (nobody woke us:
+     * seq unchanged; relaxed, only compared) keeps the spent budget: the
+     * caller looks around for SPINS_PER_CLOCK_READ polls and naps again,
+     * instead of spinning a whole budget after every nap. */
+    if (!nap_ns || atomic_load_explicit(&self->seq, memory_order_relaxed) != seq)
+        idle->start_ns = 0;
 }

@@ -10,7 +10,7 @@
  *     struct xomp_idle idle;
  *     xomp_idle_begin(&idle, sleepers);
  *     while (!done()) {
- *         if (found_work()) { xomp_idle_init(&idle); continue; }
+ *         if (found_work()) { xomp_idle_reset(&idle); continue; }
  *         xomp_idle_step(self, &idle, recheck, arg);
  *     }
  *
@@ -40,29 +40,43 @@ struct xomp_waker {
 struct xomp_idle {
     uint64_t start_ns; /* when this idle period began (0: not yet read) */
     uint32_t spins;
+    uint32_t naps;     /* bounded sleeps in a row (xomp_idle_step_nap) */
     /* Counted in while asleep, or NULL: a team's idle_sleepers, which
      * tells task creators that a member sleeps and could take work. */
     _Atomic uint32_t *sleepers;
 };
 
-/* Reset the spin budget (the waiter found work or progress). */
-static inline void xomp_idle_init(struct xomp_idle *idle)
+/* Start an idle wait (the only initialiser); `sleepers` as in struct
+ * xomp_idle: the team's idle_sleepers for a waiter that would run queued
+ * tasks, NULL otherwise. */
+static inline void xomp_idle_begin(struct xomp_idle *idle, _Atomic uint32_t *sleepers)
 {
     idle->start_ns = 0;
     idle->spins = 0;
+    idle->naps = 0;
+    idle->sleepers = sleepers;
 }
 
-/* Start an idle wait; `sleepers` as in struct xomp_idle. */
-static inline void xomp_idle_begin(struct xomp_idle *idle, _Atomic uint32_t *sleepers)
+/* Reset the spin budget and the nap length of a begun wait (the waiter
+ * found work or progress); `sleepers` stays. */
+static inline void xomp_idle_reset(struct xomp_idle *idle)
 {
-    xomp_idle_init(idle);
-    idle->sleepers = sleepers;
+    idle->start_ns = 0;
+    idle->spins = 0;
+    idle->naps = 0;
 }
 
 /* One step of an idle wait: a short spin, or, once the spin budget is spent,
  * the sleep protocol (announce, recheck, futex wait). */
 void xomp_idle_step(struct xomp_waker *self, struct xomp_idle *idle, bool (*recheck)(void *),
                     void *arg);
+
+/* The same, but a sleep ends after at most `nap_ns` (0: only when woken),
+ * doubling with each sleep in a row up to 32 x nap_ns, so that a waiter
+ * that must look around now and then (a load-balancing thief, which asks
+ * for work only while awake) does so without a waker. */
+void xomp_idle_step_nap(struct xomp_waker *self, struct xomp_idle *idle,
+                        bool (*recheck)(void *), void *arg, uint64_t nap_ns);
 
 /* Wake the owner of `w` if it sleeps or is about to.  The caller must have
  * published its event (the thing `recheck` looks at) before the call; the

@@ -8,6 +8,7 @@
 #include "../runtime/thread.h"
 #include "../task/depend.h"
 #include "../task/task_core.h"
+#include "dlb.h"
 #include "xqueue.h"
 
 /* ---- tree barrier ---- */
@@ -117,20 +118,20 @@ static uint64_t tree_wait(struct xomp_thread *thr)
     xomp_idle_begin(&idle, &team->idle_sleepers);
     for (;;) {
         if (xomp_task_run_one(thr)) {
-            xomp_idle_init(&idle);
+            xomp_idle_reset(&idle);
             continue;
         }
         XOMP_PROF_IDLE(thr);
         if (c.backoff) {
             if (!backoff_over(&c)) {
-                xomp_idle_step(&thr->waker, &idle, tree_recheck, &c);
+                xomp_idle_step_nap(&thr->waker, &idle, tree_recheck, &c, xomp_dlb_nap_ns(team));
                 continue;
             }
             c.backoff = false; /* something moved: run the next wave */
             c.ticket++;
             send_go(&c, c.ticket << XOMP_BAR_TICKET_SHIFT);
             c.reported = false;
-            xomp_idle_init(&idle);
+            xomp_idle_reset(&idle);
             continue;
         }
         /* Idle, with every child's subtree reported: report ours. */
@@ -170,7 +171,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                     c.own_spawned = w->spawned;
                     c.own_finished = w->finished;
                     c.reported = true;
-                    xomp_idle_init(&idle);
+                    xomp_idle_reset(&idle);
                     continue;
                 }
                 c.ticket++;
@@ -184,7 +185,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                 xomp_wake_if_sleeping(&team->workers[(w->id - 1) / k].thread->waker);
                 c.reported = true;
             }
-            xomp_idle_init(&idle);
+            xomp_idle_reset(&idle);
             continue;
         }
         if (w->id != 0) {
@@ -201,11 +202,11 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                 c.ticket = t;
                 c.reported = false;
                 send_go(&c, g);
-                xomp_idle_init(&idle);
+                xomp_idle_reset(&idle);
                 continue;
             }
         }
-        xomp_idle_step(&thr->waker, &idle, tree_recheck, &c);
+        xomp_idle_step_nap(&thr->waker, &idle, tree_recheck, &c, xomp_dlb_nap_ns(team));
     }
 }
 
@@ -267,7 +268,7 @@ static uint64_t central_wait(struct xomp_thread *thr)
              * k+1 is the other one.) */
             return *slot;
         if (xomp_task_run_one(thr)) {
-            xomp_idle_init(&idle);
+            xomp_idle_reset(&idle);
             continue;
         }
         XOMP_PROF_IDLE(thr);
@@ -288,7 +289,7 @@ static uint64_t central_wait(struct xomp_thread *thr)
                 return verdict;
             }
         }
-        xomp_idle_step(&thr->waker, &idle, central_recheck, &c);
+        xomp_idle_step_nap(&thr->waker, &idle, central_recheck, &c, xomp_dlb_nap_ns(team));
     }
 }
 

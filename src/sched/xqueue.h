@@ -31,6 +31,7 @@
 #define XOMP_XQUEUE_H
 
 #include "../runtime/team.h"
+#include "../runtime/thread.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -107,6 +108,28 @@ static inline bool xomp_ring_push(struct xomp_team *team, struct xomp_worker *me
     atomic_store_explicit(&ring[head], t, memory_order_release);
     me->push_head[c] = (head + 1) & (team->ring_size - 1);
     return true;
+}
+
+/* Would a push from `me` into consumer c's ring succeed now?  Only `me`
+ * fills that ring, so room seen here stays until it pushes. */
+static inline bool xomp_ring_has_room(struct xomp_team *team, struct xomp_worker *me, unsigned c)
+{
+    /* relaxed: we wrote this pointer ourselves (xomp_ring_create). */
+    xomp_slot_t *ring = atomic_load_explicit(&team->workers[c].rings[me->id], memory_order_relaxed);
+    /* acquire: as in xomp_ring_push. */
+    return !ring || atomic_load_explicit(&ring[me->push_head[c]], memory_order_acquire) == NULL;
+}
+
+/* After a push into consumer c's ring: point its hint at us and wake it if
+ * it sleeps. */
+static inline void xomp_ring_notify(struct xomp_team *team, struct xomp_worker *me, unsigned c)
+{
+    struct xomp_worker *cw = &team->workers[c];
+    /* relaxed: advice only (see xomp_xqueue_pop); skip the store when it
+     * would not change, to keep the line shared. */
+    if (atomic_load_explicit(&cw->hint, memory_order_relaxed) != me->id)
+        atomic_store_explicit(&cw->hint, me->id, memory_order_relaxed);
+    xomp_wake_if_sleeping(&cw->thread->waker);
 }
 
 /* Take the oldest task from ring [me][p], or NULL if it is empty. */

@@ -10,7 +10,6 @@
 #include "../runtime/thread.h"
 #include "../sched/dlb.h"
 #include "../sched/xqueue.h"
-#include "../topo/numa.h"
 #include "depend.h"
 #include "spawn_fast.h"
 #include "task_alloc.h"
@@ -141,27 +140,15 @@ static bool task_cancelled(const struct xomp_task *t)
            (t->taskgroup && atomic_load_explicit(&t->taskgroup->cancelled, memory_order_acquire));
 }
 
-/* A deferred task starts on member w: did its creator run it, and did it
- * cross NUMA nodes (topo/numa.h; the flag is false on one-node machines)? */
-static inline __attribute__((always_inline)) void count_task_run(struct xomp_thread *thr,
-                                                                 const struct xomp_worker *w,
-                                                                 const struct xomp_task *t)
-{
-    bool self = t->creator == w->id;
-    thr->stats.tasks_run++;
-    thr->stats.run_self += self;
-    /* Tested second: only tasks from another member reach the load. */
-    if (__builtin_expect(!self && xomp_numa_multi, 0))
-        thr->stats.run_other_node += xomp_members_cross_nodes(w->team, t->creator, w->id);
-}
-
 /* Run a task's body on this thread, then complete it (or, for a
  * detachable task whose event is not fulfilled yet, leave that to
  * omp_fulfill_event). */
 static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
 {
     struct xomp_task *prev = thr->task;
-    count_task_run(thr, thr->worker, t);
+    thr->stats.tasks_run++;
+    if (thr->worker)
+        xomp_dlb_count_run(&thr->stats, thr->worker, t->creator);
     t->owner = thr;
     thr->task = t;
     thr->depth++;
@@ -196,7 +183,8 @@ static inline __attribute__((always_inline)) void task_execute_on(struct xomp_th
         task_execute_general(thr, t);
         return;
     }
-    count_task_run(thr, w, t);
+    thr->stats.tasks_run++;
+    xomp_dlb_count_run(&thr->stats, w, t->creator);
     t->owner = thr;
     thr->task = t;
     thr->depth++;
@@ -234,8 +222,6 @@ static inline __attribute__((always_inline)) void task_execute(struct xomp_threa
 
 static unsigned place_task(struct xomp_team *team, struct xomp_worker *me)
 {
-    if (__builtin_expect(me->dlb_redirect >= 0, 0))
-        return (unsigned)me->dlb_redirect; /* redirect push (dlb.c) */
     if (xomp_cfg.placement == XOMP_PLACEMENT_LOCAL)
         return me->id;
     unsigned c = me->rr_next;
@@ -249,6 +235,8 @@ static bool task_place(struct xomp_thread *thr, struct xomp_task *t)
 {
     struct xomp_team *team = thr->team;
     struct xomp_worker *me = thr->worker;
+    if (__builtin_expect(me->dlb_redirect >= 0, 0) && xomp_dlb_redirect(team, me, t))
+        return true; /* redirect push (dlb.c) */
     unsigned c = place_task(team, me);
     if (c == me->id) {
         if (!xomp_self_push(team, me, t))
@@ -256,17 +244,9 @@ static bool task_place(struct xomp_thread *thr, struct xomp_task *t)
         xomp_dlb_offer(team, me); /* someone idle sleeps: wake it to ask */
         return true;
     }
-    bool pushed = xomp_ring_push(team, me, c, t);
-    if (__builtin_expect((int)c == me->dlb_redirect, 0))
-        xomp_dlb_redirected(me, !pushed);
-    if (!pushed)
+    if (!xomp_ring_push(team, me, c, t))
         return false;
-    struct xomp_worker *cw = &team->workers[c];
-    /* relaxed: advice only (see xomp_xqueue_pop); skip the store when it
-     * would not change, to keep the line shared. */
-    if (atomic_load_explicit(&cw->hint, memory_order_relaxed) != me->id)
-        atomic_store_explicit(&cw->hint, me->id, memory_order_relaxed);
-    xomp_wake_if_sleeping(&cw->thread->waker);
+    xomp_ring_notify(team, me, c);
     thr->stats.pushed_other++;
     return true;
 }
@@ -274,14 +254,17 @@ static bool task_place(struct xomp_thread *thr, struct xomp_task *t)
 /* noinline: the task fast path tail-calls it and stays frameless. */
 __attribute__((noinline)) void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t)
 {
-    if (task_place(thr, t))
+    if (task_place(thr, t)) {
+        /* Someone idle asked us for work (as on the fast path). */
+        xomp_dlb_poll(thr->team, thr->worker, XOMP_DLB_AT_SPAWN);
         return;
+    }
     /* The ring is full, so there is work to give: answer a thief that
      * asked (it takes our oldest tasks, which makes room) and wake one
      * that sleeps, then try once more.  Without this a creator whose
      * ring stays full runs every new task itself and answers nobody. */
     struct xomp_worker *me = thr->worker;
-    xomp_dlb_poll(thr->team, me);
+    xomp_dlb_poll(thr->team, me, XOMP_DLB_AT_POP);
     xomp_dlb_offer(thr->team, me);
     if (task_place(thr, t))
         return;
@@ -343,6 +326,8 @@ static struct xomp_task *task_next(struct xomp_team *team, struct xomp_worker *m
     t = xomp_xqueue_pop(team, me);
     if (t)
         return t;
+    if (__builtin_expect(xomp_cfg.dlb == XOMP_DLB_WAIT, 0) && (t = xomp_dlb_stolen(me)))
+        return t; /* handed over by a victim (dlb.c) */
     if (atomic_load_explicit(&team->inbox, memory_order_relaxed)) {
         /* acquire: pairs with the release CAS of team_inbox_push. */
         struct xomp_task *list = atomic_exchange_explicit(&team->inbox, NULL, memory_order_acquire);
@@ -362,12 +347,11 @@ bool xomp_task_run_one(struct xomp_thread *thr)
     if (!team)
         return false;
     struct xomp_worker *me = thr->worker;
-    xomp_dlb_poll(team, me); /* give work away first if someone asked */
     struct xomp_task *t = task_next(team, me);
-    if (!t) {
-        xomp_dlb_idle(team, me); /* ask for work */
+    if (t)
+        xomp_dlb_busy(team, me); /* give work away if someone asked */
+    else if (!(t = xomp_dlb_idle(team, me))) /* ask for work */
         return false;
-    }
     task_execute(thr, t);
     return true;
 }
@@ -376,7 +360,8 @@ bool xomp_task_has_work(struct xomp_thread *thr)
 {
     struct xomp_worker *me = thr->worker;
     return me->overflow_head || xomp_xqueue_has_work(thr->team, me) ||
-           atomic_load_explicit(&thr->team->inbox, memory_order_relaxed);
+           atomic_load_explicit(&thr->team->inbox, memory_order_relaxed) ||
+           xomp_dlb_has_work(me);
 }
 
 /* ---- waiting ---- */
@@ -403,15 +388,17 @@ static void wait_until(struct xomp_thread *thr, bool (*done)(void *), void *arg)
         .arg = arg,
         .help = thr->team != NULL && thr->depth < xomp_cfg.max_depth,
     };
+    /* A helping waiter is a thief: it naps (dlb.h). */
+    uint64_t nap_ns = c.help ? xomp_dlb_nap_ns(thr->team) : 0;
     struct xomp_idle idle;
     xomp_idle_begin(&idle, c.help ? &thr->team->idle_sleepers : NULL);
     while (!done(arg)) {
         if (c.help && xomp_task_run_one(thr)) {
-            xomp_idle_init(&idle);
+            xomp_idle_reset(&idle);
             continue;
         }
         XOMP_PROF_IDLE(thr);
-        xomp_idle_step(&thr->waker, &idle, wait_recheck, &c);
+        xomp_idle_step_nap(&thr->waker, &idle, wait_recheck, &c, nap_ns);
     }
 }
 
@@ -436,17 +423,18 @@ void xomp_taskwait(struct xomp_thread *thr)
         struct xomp_worker *me = thr->worker;
         /* Our children that are still queued are the newest own tasks (the
          * deque is LIFO and tasks of outer frames lie beneath them): run
-         * them while the top is one.  Serve steal requests before each (a
-         * load and a compare): an idle member asking for work waits for
-         * the answer, so a creator that only ran its children here kept
-         * the whole phase to itself (sparselu ran 4 of 9928 tasks on the
-         * second thread). */
-        struct xomp_task *child;
-        xomp_dlb_poll(team, me);
-        while (!me->overflow_head && (child = xomp_self_peek(team, me)) && child->parent == t) {
+         * them while the top is one, serving steal requests before each (a
+         * load and a compare): an idle member asking for work waits for the
+         * answer, and leaf children create no task, so no spawn would serve
+         * it (sparselu ran 4 of 9928 tasks on the second thread when only
+         * the first child was preceded by a poll). */
+        for (;;) {
+            xomp_dlb_poll(team, me, XOMP_DLB_AT_POP);
+            struct xomp_task *child = xomp_self_peek(team, me);
+            if (me->overflow_head || !child || child->parent != t)
+                break;
             xomp_self_drop_top(me);
             task_execute_on(thr, me, t, child);
-            xomp_dlb_poll(team, me);
         }
     }
     if (!children_done(t))
@@ -612,14 +600,14 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         return;
     }
 
-    /* Someone idle asked us for work: serve before placing this one (a
-     * thread creating only tasks with dependences must still hand out the
-     * ready ones it queued). */
-    xomp_dlb_poll(thr->team, thr->worker);
     xomp_task_count_child(thr, parent, t);
-    if (has_deps) {
-        if (!xomp_dep_register(thr, parent, t, depend))
-            return; /* its last predecessor will schedule it */
+    if (has_deps && !xomp_dep_register(thr, parent, t, depend)) {
+        /* Its last predecessor will schedule it.  Someone idle may have
+         * asked us for work: a thread creating only tasks that wait must
+         * still hand out the ready ones it queued (xomp_task_submit serves
+         * requests for the others). */
+        xomp_dlb_poll(thr->team, thr->worker, XOMP_DLB_AT_POP);
+        return;
     }
     xomp_task_submit(thr, t);
 }
@@ -663,7 +651,6 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
 
     /* The common case: a deferred task with a small argument block. */
     struct xomp_worker *me = thr->worker;
-    xomp_dlb_poll(team, me);
     struct xomp_task *t = xomp_task_alloc_small(&thr->cache);
     void *args = (char *)t + XOMP_TASK_ARGS_OFFSET;
     xomp_copy_args(args, data, arg_size);

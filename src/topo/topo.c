@@ -330,6 +330,16 @@ void xomp_place_proc_ids(int place, int *ids)
             ids[n++] = cpu;
 }
 
+int xomp_place_first_cpu(int place)
+{
+    if (place < 0 || place >= place_count)
+        return -1;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &place_list[place].cpus))
+            return cpu;
+    return -1;
+}
+
 int xomp_place_of_cpu(int cpu)
 {
     for (int i = 0; i < place_count; i++)

@@ -20,6 +20,8 @@ void xomp_places_init(void);
 int xomp_places_count(void);
 int xomp_place_num_procs(int place);
 void xomp_place_proc_ids(int place, int *ids);
+/* The lowest-numbered CPU of a place, or -1. */
+int xomp_place_first_cpu(int place);
 /* The place whose CPU set contains cpu, or -1. */
 int xomp_place_of_cpu(int cpu);
 /* Bind the calling thread to a place; false if the system refused. */

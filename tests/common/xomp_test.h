@@ -21,18 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int xomp_test_failures;
-
-/* Record a failure (keeps going, so that one run reports every problem). */
-#define CHECK(cond, ...)                                                                 \
-    do {                                                                                 \
-        if (!(cond)) {                                                                   \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);     \
-            fprintf(stderr, __VA_ARGS__);                                                \
-            fputc('\n', stderr);                                                         \
-            __atomic_add_fetch(&xomp_test_failures, 1, __ATOMIC_RELAXED);                \
-        }                                                                                \
-    } while (0)
+#include "check.h"
 
 static inline int test_runtime_is_xomp(void)
 {

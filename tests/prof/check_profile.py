@@ -36,6 +36,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools"))
 
 from xomptools.prof import dump, timeline  # noqa: E402
+from xomptools.table import fmt_count  # noqa: E402
 
 failures = []
 
@@ -230,57 +231,55 @@ def check_full_buffer(program, build, threads, tmp):
 
 
 def check_numa(program, build, threads, tmp):
-    """Locality counters on a synthetic machine of two NUMA nodes with one
-    CPU each (CPUs 0 and 1).  Bound with OMP_PLACES={0},{1} and spread,
-    the first half of the team runs on node 0 and the second on node 1 (one
-    thread: node 0), so a task crossed nodes exactly when its creator's
-    half differs from its runner's; round-robin placement makes most tasks
-    run away from their creator."""
-    if threads % 2 and threads != 1:
-        return
-    if not {0, 1} <= os.sched_getaffinity(0):
-        print("numa: SKIPPED (CPUs 0 and 1 are not both available)")
-        return
+    """Locality counters on a virtual topology of two NUMA nodes with one
+    core each (XOMP_TOPOLOGY=2x1): an unbound member i sits in node i % 2,
+    so a task from another member crossed nodes exactly when its creator's
+    id and its runner's differ in parity; round-robin placement makes most
+    tasks run away from their creator.  Checked per thread against the
+    creators in its TASK events."""
     out = tmp / "numa"
     proc, values = run(program, build, threads, "tree", "0.05", XOMP_PROFILE="events",
-                       XOMP_PROFILE_DIR=str(out), XOMP_PLACEMENT="rr",
-                       OMP_PLACES="{0},{1}", OMP_PROC_BIND="spread",
-                       HWLOC_SYNTHETIC="node:2 pu:1")
+                       XOMP_PROFILE_DIR=str(out), XOMP_PLACEMENT="rr", XOMP_TOPOLOGY="2x1",
+                       OMP_PROC_BIND="false")
     if not check(proc.returncode == 0, f"numa: run failed: {proc.stderr}"):
         return
     profile = dump.read_profile(out)
     check(profile.meta.get("numa_nodes") == "2",
           f"numa: meta.txt numa_nodes = {profile.meta.get('numa_nodes')}, expected 2")
-
-    def node(member, team_size):
-        return 0 if team_size == 1 else member // (team_size // 2)
+    check(profile.meta.get("topology") == "2x1",
+          f"numa: meta.txt topology = {profile.meta.get('topology')}, expected 2x1")
 
     for events, counters in zip(profile.events, profile.counters):
-        member = size = None
-        crossed = 0
+        member = None
+        local = remote = 0
         for _, kind, phase, a, b in events.records():
             if kind == dump.IMPLICIT and phase == dump.BEGIN:
-                member, size = a, b
+                member = a
             elif kind == dump.TASK and phase == dump.BEGIN and not b & 1 and a != member:
-                crossed += node(a, size) != node(member, size)
+                if a % 2 == member % 2:
+                    local += 1
+                else:
+                    remote += 1
         v = counters.values
-        check(v["run_other_node"] == crossed,
-              f"numa: thread {events.index}: run_other_node {v['run_other_node']}, the events "
-              f"show {crossed} tasks from the other node")
-        check(v["stolen_other_node"] <= v["tasks_stolen"],
-              f"numa: thread {events.index}: more steals across nodes than steals")
+        check((v["run_local"], v["run_remote"]) == (local, remote),
+              f"numa: thread {events.index}: run_local {v['run_local']}, run_remote "
+              f"{v['run_remote']}; the events show {local} and {remote}")
+        check(v["run_self"] + v["run_local"] + v["run_remote"] == v["tasks_run"],
+              f"numa: thread {events.index}: self + local + remote != tasks_run")
+        check(v["stolen_local"] + v["stolen_remote"] == v["tasks_stolen"],
+              f"numa: thread {events.index}: stolen_local + stolen_remote != tasks_stolen")
         if threads == 2:
-            check(v["stolen_other_node"] == v["tasks_stolen"],
+            check(v["stolen_remote"] == v["tasks_stolen"],
                   f"numa: thread {events.index}: with one thread per node every steal crosses")
     totals = profile.totals()
-    print(f"numa: {totals['run_other_node']} of {totals['tasks_run']} tasks ran on another "
-          f"node than their creator's, {totals['stolen_other_node']} of "
+    print(f"numa: {totals['run_remote']} of {totals['tasks_run']} tasks ran on another "
+          f"node than their creator's, {totals['stolen_remote']} of "
           f"{totals['tasks_stolen']} steals crossed")
     if threads > 1:
-        check(totals["run_other_node"] > 0, "numa: no task crossed nodes under rr placement")
+        check(totals["run_remote"] > 0, "numa: no task crossed nodes under rr placement")
     rep = report(out)
     check(rep.returncode == 0 and "2 NUMA node(s)" in rep.stdout and
-          any(line.startswith("Remote tasks") and line.split()[-1] != "-"
+          any(line.startswith("Remote tasks") and line.split()[-1] == fmt_count(totals["run_remote"])
               for line in rep.stdout.splitlines()),
           f"numa: the report shows no locality rows: {rep.stdout[:2000]!r} {rep.stderr!r}")
 

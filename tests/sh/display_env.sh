@@ -5,8 +5,9 @@
 # program prints one block from "OPENMP DISPLAY ENVIRONMENT BEGIN" to
 # "... END" holding the xomp banner and a "NAME = 'value'" line for every
 # OMP_* setting and xomp's XOMP_QUEUE_SIZE, XOMP_PLACEMENT, XOMP_BARRIER,
-# XOMP_PROFILE, whose values reflect the environment given; =verbose adds
-# GOMP_SPINCOUNT, XOMP_PROFILE_EVENTS and XOMP_PROFILE_DIR;
+# the load-balancing knobs (XOMP_DLB*, XOMP_TOPOLOGY) and XOMP_PROFILE,
+# whose values reflect the environment given; =verbose adds GOMP_SPINCOUNT,
+# XOMP_PROFILE_EVENTS and XOMP_PROFILE_DIR;
 # =false prints nothing.  The program itself still runs correctly and no
 # "xomp: " warning appears.  Usage: display_env.sh BUILD_DIR
 set -u
@@ -129,7 +130,8 @@ echo "== OMP_DISPLAY_ENV=true with settings"
 run OMP_DISPLAY_ENV=true OMP_NUM_THREADS=3,2 OMP_DYNAMIC=true OMP_SCHEDULE=guided,7 \
     OMP_PROC_BIND=close OMP_STACKSIZE=4M OMP_WAIT_POLICY=active OMP_THREAD_LIMIT=7 \
     OMP_MAX_ACTIVE_LEVELS=3 OMP_CANCELLATION=true OMP_MAX_TASK_PRIORITY=4 \
-    XOMP_QUEUE_SIZE=64 XOMP_PLACEMENT=local XOMP_BARRIER=central
+    XOMP_QUEUE_SIZE=64 XOMP_PLACEMENT=local XOMP_BARRIER=central XOMP_DLB=waitfree1 \
+    XOMP_DLB_STEAL=3 XOMP_DLB_INTERVAL=5 XOMP_DLB_VICTIMS=2 XOMP_DLB_PLOCAL=0.25 XOMP_TOPOLOGY=4x2
 if check_block "OMP_DISPLAY_ENV=true"; then
     expect OMP_NUM_THREADS 3,2
     expect OMP_DYNAMIC TRUE
@@ -146,6 +148,12 @@ if check_block "OMP_DISPLAY_ENV=true"; then
     expect XOMP_PLACEMENT local
     expect XOMP_BARRIER central
     expect XOMP_PROFILE off
+    expect XOMP_DLB waitfree1
+    expect XOMP_DLB_STEAL 3
+    expect XOMP_DLB_INTERVAL 5
+    expect XOMP_DLB_VICTIMS 2
+    expect XOMP_DLB_PLOCAL 0.25
+    expect XOMP_TOPOLOGY 4x2
     absent GOMP_SPINCOUNT
     absent XOMP_PROFILE_EVENTS
 fi
@@ -168,6 +176,9 @@ if check_block "OMP_DISPLAY_ENV=true (defaults)"; then
     expect XOMP_QUEUE_SIZE '*'
     expect XOMP_PLACEMENT '*'
     expect XOMP_BARRIER '*'
+    expect XOMP_DLB ws
+    expect XOMP_DLB_PLOCAL 0.9
+    expect XOMP_TOPOLOGY machine
     absent GOMP_SPINCOUNT
 fi
 

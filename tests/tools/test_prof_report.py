@@ -58,26 +58,32 @@ class Report(unittest.TestCase):
                                 for line in out.splitlines()))
 
     def test_locality_rows(self):
-        """Local = run - self - other node; shown only when the nodes were
-        read (meta.txt numa_nodes not 0)."""
-        counters = ("tasks_run", "run_self", "run_other_node", "tasks_stolen",
-                    "stolen_other_node")
-        values = {"tasks_run": 10, "run_self": 4, "run_other_node": 2, "tasks_stolen": 3,
-                  "stolen_other_node": 1}
-        threads = [dict(TWO_THREADS[0], counters=values), dict(TWO_THREADS[1], counters={})]
-        for nodes, expected in (("2", {"Local tasks": "4", "Remote tasks": "2",
-                                       "Local steal": "2", "Remote steal": "1"}),
-                                ("0", {"Local tasks": "-", "Remote tasks": "-",
-                                       "Local steal": "-", "Remote steal": "-"})):
+        """Table 6.2's local/remote rows are run_local, run_remote,
+        stolen_local and stolen_remote, summed over the threads; a profile
+        without them (an older build) shows "-"."""
+        counters = ("tasks_run", "run_self", "run_local", "run_remote", "tasks_stolen",
+                    "stolen_local", "stolen_remote")
+        first = {"tasks_run": 10, "run_self": 4, "run_local": 4, "run_remote": 2,
+                 "tasks_stolen": 3, "stolen_local": 2, "stolen_remote": 1}
+        second = {"tasks_run": 5, "run_self": 1, "run_local": 1, "run_remote": 3,
+                  "tasks_stolen": 2, "stolen_local": 0, "stolen_remote": 2}
+        threads = [dict(TWO_THREADS[0], counters=first), dict(TWO_THREADS[1], counters=second)]
+        older = [dict(TWO_THREADS[0], counters={"tasks_run": 1}), TWO_THREADS[1]]
+        for threads, counters, expected in (
+                (threads, counters, {"Local tasks": "5", "Remote tasks": "5",
+                                     "Local steal": "2", "Remote steal": "3"}),
+                (older, ("tasks_run",), {"Local tasks": "-", "Remote tasks": "-",
+                                         "Local steal": "-", "Remote steal": "-"})):
             with tempfile.TemporaryDirectory() as tmp:
                 path = write_profile(Path(tmp) / "run", threads, counters=counters,
-                                     meta_extra={"numa_nodes": nodes})
+                                     meta_extra={"numa_nodes": "2"})
                 status, out, _ = run_report(path, "--no-plots")
                 self.assertEqual(status, 0)
+                self.assertIn("2 NUMA node(s)", out)
                 rows = {label: next(line for line in out.splitlines()
                                     if line.startswith(label)).split()[-1]
                         for label in expected}
-                self.assertEqual(rows, expected, f"numa_nodes = {nodes}")
+                self.assertEqual(rows, expected, counters)
 
     def test_json(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -16,23 +16,13 @@
  */
 #include "prof/events.h"
 #include "runtime/thread.h"
+#include "check.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define EXPECT(cond, ...)                                                                \
-    do {                                                                                 \
-        if (!(cond)) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond);                   \
-            fprintf(stderr, __VA_ARGS__);                                                \
-            fputc('\n', stderr);                                                         \
-            failures++;                                                                  \
-        }                                                                                \
-    } while (0)
 
 /* ---- 1. random sequences against the rule's properties ---- */
 
@@ -120,12 +110,12 @@ static void check_run(struct run *r, unsigned capacity, const struct xomp_prof_r
 {
     struct xomp_prof_thread *p = &r->thr.prof;
     uint64_t dropped = atomic_load(&p->dropped);
-    EXPECT(p->used <= capacity, "used %u > capacity %u", p->used, capacity);
-    EXPECT(canary->type == 0xEE, "capacity %u: the record after the buffer was written",
+    CHECK(p->used <= capacity, "used %u > capacity %u", p->used, capacity);
+    CHECK(canary->type == 0xEE, "capacity %u: the record after the buffer was written",
            capacity);
-    EXPECT(p->used + dropped == r->ncalls, "capacity %u: %u recorded + %llu dropped != %u calls",
+    CHECK(p->used + dropped == r->ncalls, "capacity %u: %u recorded + %llu dropped != %u calls",
            capacity, p->used, (unsigned long long)dropped, r->ncalls);
-    EXPECT(p->open == !close_all && p->suppressed == 0,
+    CHECK(p->open == !close_all && p->suppressed == 0,
            "capacity %u: open %u, suppressed %u at the end", capacity, p->open, p->suppressed);
     /* Nesting, and the recorded records are the calls with some left out. */
     uint8_t stack[4 * MAX_CALLS];
@@ -138,20 +128,20 @@ static void check_run(struct run *r, unsigned capacity, const struct xomp_prof_r
             begin_dropped |= r->calls[c].phase == XOMP_EV_BEGIN;
             c++;
         }
-        EXPECT(c < r->ncalls, "capacity %u: record %u is not in the call sequence", capacity, i);
+        CHECK(c < r->ncalls, "capacity %u: record %u is not in the call sequence", capacity, i);
         c++;
         if (rec->phase == XOMP_EV_BEGIN) {
-            EXPECT(!begin_dropped, "capacity %u: begin %u recorded after a dropped begin",
+            CHECK(!begin_dropped, "capacity %u: begin %u recorded after a dropped begin",
                    capacity, i);
             stack[depth++] = rec->type;
         } else if (rec->phase == XOMP_EV_END) {
-            EXPECT(depth > 0 && stack[depth - 1] == rec->type,
+            CHECK(depth > 0 && stack[depth - 1] == rec->type,
                    "capacity %u: end %u does not close the innermost begin", capacity, i);
             if (depth)
                 depth--;
         }
     }
-    EXPECT(close_all ? depth == 0 : depth == 1 && stack[0] == XOMP_EV_THREAD,
+    CHECK(close_all ? depth == 0 : depth == 1 && stack[0] == XOMP_EV_THREAD,
            "capacity %u: %u begins left open", capacity, depth);
 }
 
@@ -174,7 +164,7 @@ static void random_sequences(void)
             check_run(&r, capacity, &buf[capacity], close_all);
             /* Room for every call (and for THREAD's end, if it never came). */
             if (capacity >= r.ncalls + !close_all)
-                EXPECT(atomic_load(&r.thr.prof.dropped) == 0,
+                CHECK(atomic_load(&r.thr.prof.dropped) == 0,
                        "capacity %u > %u calls, yet events were dropped", capacity, r.ncalls);
             free(buf);
         }
@@ -219,7 +209,7 @@ static void reader_snapshots(void)
             uint32_t k = (i + 1) / 2;
             if (rec[i].type != XOMP_EV_TASK || rec[i].phase != (begin ? XOMP_EV_BEGIN : XOMP_EV_END) ||
                 (begin && rec[i].b != k) || rec[i].ticks < last) {
-                EXPECT(0, "snapshot %u: record %u of %u is incomplete or out of order", snapshots,
+                CHECK(0, "snapshot %u: record %u of %u is incomplete or out of order", snapshots,
                        i, n);
                 break;
             }
@@ -229,8 +219,8 @@ static void reader_snapshots(void)
     } while (!done);
     pthread_join(t, NULL);
     uint32_t n = atomic_load(&writer_thr.prof.published);
-    EXPECT(n <= STRESS_CAPACITY && n >= STRESS_CAPACITY - 2, "final count %u", n);
-    EXPECT(atomic_load(&writer_thr.prof.dropped) == 2ull * (2 * STRESS_CAPACITY - 1) + 1 - n,
+    CHECK(n <= STRESS_CAPACITY && n >= STRESS_CAPACITY - 2, "final count %u", n);
+    CHECK(atomic_load(&writer_thr.prof.dropped) == 2ull * (2 * STRESS_CAPACITY - 1) + 1 - n,
            "dropped %llu", (unsigned long long)atomic_load(&writer_thr.prof.dropped));
     printf("reader: %u snapshots while the writer recorded %u records\n", snapshots, n);
     free(writer_thr.prof.buf);
@@ -240,8 +230,8 @@ int main(void)
 {
     random_sequences();
     reader_snapshots();
-    if (failures) {
-        fprintf(stderr, "FAIL: %d check(s) failed\n", failures);
+    if (xomp_test_failures) {
+        fprintf(stderr, "FAIL: %d check(s) failed\n", xomp_test_failures);
         return 1;
     }
     printf("event buffer checks passed\n");

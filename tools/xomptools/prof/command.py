@@ -51,7 +51,9 @@ def _header(profile, analysis):
              f"program {m.get('program', '?')} (pid {m.get('pid', '?')}), mode {m['mode']}, "
              f"{len(profile.counters)} threads, run time {profile.run_seconds:.3f} s, "
              f"placement {m.get('placement', '?')}, dlb {m.get('dlb', '?')}"
-             + (f", {m['numa_nodes']} NUMA node(s)" if m.get("numa_nodes", "0") != "0" else "")]
+             + (f", {m['numa_nodes']} NUMA node(s)" if m.get("numa_nodes", "0") != "0" else "")
+             + (f" (XOMP_TOPOLOGY {m['topology']})"
+                if m.get("topology", "machine") != "machine" else "")]
     if profile.has_events:
         lines.append(f"events {m.get('events', '?')} recorded, {m.get('events_dropped', '?')} "
                      f"dropped; clock {clock} at {rate / 1e9:.3f} GHz")

@@ -10,20 +10,8 @@ from . import timeline
 NA = "-"
 
 
-class Difference:
-    """A Table 6.2 row that is a counter minus others (all must exist)."""
-
-    def __init__(self, total, *minus):
-        self.names = (total,) + minus
-
-    def value(self, totals):
-        if not all(n in totals for n in self.names):
-            return None
-        return totals[self.names[0]] - sum(totals[n] for n in self.names[1:])
-
-
 # The seed's Table 6.2 (row label, then the counter names that hold it,
-# first found wins, or a Difference).  Counters come from the X-macro
+# first found wins).  Counters come from the X-macro
 # XOMP_STATS_FIELDS, whose list grows: a row whose counters this build does
 # not have shows "-", and every counter that no row names is listed after
 # the table.  "Local" is another thread of the creator's NUMA node.
@@ -31,8 +19,8 @@ TABLE_6_2 = (
     ("Tasks created", ("tasks_created",)),
     ("Tasks run", ("tasks_run",)),
     ("Self tasks", ("run_self",)),
-    ("Local tasks", Difference("tasks_run", "run_self", "run_other_node")),
-    ("Remote tasks", ("run_other_node",)),
+    ("Local tasks", ("run_local",)),
+    ("Remote tasks", ("run_remote",)),
     ("Static push", ("pushed_other", "static_push")),
     ("Imm. exec", ("immediate", "imm_exec")),
     ("Undeferred", ("undeferred",)),
@@ -42,13 +30,10 @@ TABLE_6_2 = (
     ("Req. src empty", ("req_src_empty",)),
     ("Req. target full", ("req_target_full",)),
     ("Total steal", ("tasks_stolen",)),
-    ("Local steal", Difference("tasks_stolen", "stolen_other_node")),
-    ("Remote steal", ("stolen_other_node",)),
+    ("Local steal", ("stolen_local",)),
+    ("Remote steal", ("stolen_remote",)),
     ("Barriers", ("barriers",)),
 )
-# Rows that need the CPUs' NUMA nodes, which xomp reads only when the
-# counters are to be reported (meta.txt numa_nodes 0: it did not).
-NUMA_ROWS = {"Local tasks", "Remote tasks", "Local steal", "Remote steal"}
 
 STATE_HELP = {
     "runtime": "in its region outside the states below: fork, join, dock hand-over",
@@ -156,12 +141,9 @@ def regions(analysis, limit=12):
 
 
 def _value(profile, names):
-    """(counter names used, total) for the first of names the profile has,
-    or for a Difference; ((), None) when it has none."""
+    """(counter names used, total) for the first of names the profile has;
+    ((), None) when it has none."""
     totals = profile.totals()
-    if isinstance(names, Difference):
-        value = names.value(totals)
-        return (names.names, value) if value is not None else ((), None)
     for name in names:
         if name in totals:
             return (name,), totals[name]
@@ -184,8 +166,6 @@ def counters_6_2(profiles, analyses=None, names=None):
         for p in profiles:
             used, value = _value(p, names)
             named.update(used)
-            if label in NUMA_ROWS and p.meta.get("numa_nodes") == "0":
-                value = None
             values.append(NA if value is None else fmt_count(value) if value >= 1000
                           else str(value))
         rows.append([label] + values)
