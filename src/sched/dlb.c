@@ -272,6 +272,13 @@ void xomp_dlb_wake_thief(struct xomp_team *team, struct xomp_worker *me)
     }
 }
 
+__attribute__((noinline)) void xomp_dlb_after_queue_slow(struct xomp_team *team,
+                                                         struct xomp_worker *me)
+{
+    xomp_dlb_poll(team, me, XOMP_DLB_AT_SPAWN);
+    xomp_dlb_offer(team, me);
+}
+
 bool xomp_dlb_redirect(struct xomp_team *team, struct xomp_worker *me, struct xomp_task *t)
 {
     unsigned thief = (unsigned)me->dlb_redirect;

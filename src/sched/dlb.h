@@ -71,6 +71,22 @@ static inline void xomp_dlb_offer(struct xomp_team *team, struct xomp_worker *me
         xomp_dlb_wake_thief(team, me);
 }
 
+/* After queuing a new task in our own deque (the spawn fast path): serve a
+ * request, then offer work to a sleeper.  Both checks stay inline (a load
+ * and a branch each, as xomp_dlb_poll and xomp_dlb_offer); the rare work is
+ * one out-of-line call, so the caller can tail-call it and needs no stack
+ * frame for it. */
+void xomp_dlb_after_queue_slow(struct xomp_team *team, struct xomp_worker *me);
+
+static inline void xomp_dlb_after_queue(struct xomp_team *team, struct xomp_worker *me)
+{
+    /* relaxed: as in xomp_dlb_poll and xomp_dlb_offer. */
+    uint64_t req = atomic_load_explicit(&me->dlb.request, memory_order_relaxed);
+    if (__builtin_expect((req & XOMP_DLB_ROUND_MASK) == me->dlb_round, 0) ||
+        __builtin_expect(atomic_load_explicit(&team->idle_sleepers, memory_order_relaxed) != 0, 0))
+        xomp_dlb_after_queue_slow(team, me);
+}
+
 /* A thief asks for work only while awake; woken by victims that have work
  * to spare only when one of its requests was served, or by a creator's
  * offer, it also wakes by itself: an idle member of a balancing team sleeps

@@ -163,8 +163,8 @@ static inline void xomp_task_spawn_fast(struct xomp_thread *thr, struct xomp_tas
     if (__builtin_expect(xomp_cfg.placement == XOMP_PLACEMENT_LOCAL && me->dlb_redirect < 0 &&
                              xomp_self_push(team, me, t),
                          1)) {
-        xomp_dlb_poll(team, me, XOMP_DLB_AT_SPAWN); /* someone idle asked us for work */
-        xomp_dlb_offer(team, me);                   /* someone idle sleeps: wake it to ask */
+        /* Someone idle asked us for work, or sleeps and could ask. */
+        xomp_dlb_after_queue(team, me);
         return;
     }
     xomp_task_submit(thr, t);
