@@ -28,8 +28,8 @@
 
 #define POOL 2048
 #define WINDOW 24
-#define TASKS 3000
-#define ROUNDS 12
+#define TASKS 1500
+#define ROUNDS 3
 
 static int value[POOL];      /* written only by tasks with depend(out) on it */
 static int writers[POOL];    /* creator's count: writers created so far */
@@ -77,7 +77,7 @@ static void round_of_tasks(uint64_t seed)
             int ea = writers[a], eb = writers[b], ec = writers[c];
             writers[c]++;
             int slow = next_random(&s) % 5 == 0;
-            if (i % 97 == 96) {
+            if (i % 251 == 250) {
 #pragma omp task if (0) depend(in : value[a], value[b]) depend(out : value[c])
                 body(a, b, c, ea, eb, ec, i, slow);
             } else {
