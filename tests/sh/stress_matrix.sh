@@ -8,7 +8,7 @@
 # oversubscribed thread counts.  Usage: stress_matrix.sh BUILD_DIR
 set -u
 build=${1:?usage: stress_matrix.sh BUILD_DIR}
-programs=(test_stress_barrier_late_push test_stress_random_trees test_omp_task_fib)
+programs=(test_stress_barrier_late_push test_stress_random_trees test_omp_task_fib test_stress_dep_counting)
 failed=0
 runs=0
 
