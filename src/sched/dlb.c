@@ -474,7 +474,9 @@ static struct xomp_task *wait_steal(struct xomp_team *team, struct xomp_worker *
 }
 
 /* If we have work to spare, wake a sleeping member that may ask us for it
- * (one chosen as a thief of ours would choose its victim). */
+ * (one chosen as a thief of ours would choose its victim).  Unlike the
+ * creator's offer (xomp_dlb_wake_thief) it claims no `offer`: the woken
+ * member counts itself out of idle_sleepers (wait.c). */
 static void wake_a_thief(struct xomp_team *team, struct xomp_worker *me)
 {
     if (me->self_top - me->self_bottom < 2)
