@@ -12,7 +12,8 @@
 #     threads: with XOMP_DLB_PLOCAL=1 no task is stolen by, or runs on, the
 #     other node, and some are stolen within it; with XOMP_DLB_PLOCAL=0 no
 #     task is stolen within a node, and some across.
-# The share depends on the machine letting the threads run; a run below the
+# The share depends on the machine letting the threads run (0.2-0.3 for rp
+# on 2 loaded cores, 0.5-0.98 when quiet); a run below the
 # bound is retried twice (the best of three counts).
 # Usage: dlb_moves_work.sh BUILD_DIR
 set -u
@@ -20,7 +21,7 @@ build=${1:?usage: dlb_moves_work.sh BUILD_DIR}
 here=$(dirname "$0")
 . "$here/lib/stats.sh"
 prog=$build/tests/test_stress_producer_only
-MIN_SHARE=0.25
+MIN_SHARE=0.10
 
 out=$(mktemp) || exit 1
 trap 'rm -f "$out"' EXIT
