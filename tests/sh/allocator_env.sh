@@ -14,15 +14,7 @@
 # Usage: allocator_env.sh BUILD_DIR
 set -u
 
-build=${1:?usage: allocator_env.sh BUILD_DIR}
-lib=$build/lib
-if [ ! -e "$lib/libgomp.so.1" ]; then
-    echo "FAIL: $lib/libgomp.so.1 not found (build xomp first)"
-    exit 1
-fi
-
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/setup.sh" "$@"
 
 cat >"$tmp/prog.c" <<'PROG'
 #include <omp.h>

@@ -10,12 +10,7 @@
 # Usage: fortran_omp_lib.sh BUILD_DIR
 set -u
 
-build=${1:?usage: fortran_omp_lib.sh BUILD_DIR}
-lib=$build/lib
-if [ ! -e "$lib/libgomp.so.1" ]; then
-    echo "FAIL: $lib/libgomp.so.1 not found (build xomp first)"
-    exit 1
-fi
+. "$(dirname "$0")/lib/setup.sh" "$@"
 fc=${FC:-}
 if [ -z "$fc" ]; then
     for candidate in gfortran gfortran-12; do
@@ -29,9 +24,6 @@ if [ -z "$fc" ]; then
     echo "skipped: no Fortran compiler (gfortran) found"
     exit 0
 fi
-
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 
 cat >"$tmp/prog.f90" <<'PROG'
 program fortran_omp_lib

@@ -1,0 +1,18 @@
+# Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0
+#
+# Sourced by the shell tests that build a program against xomp's build
+# directory: `. "$(dirname "$0")/lib/setup.sh" "$@"` sets
+#   build  the build directory (the script's first argument),
+#   lib    its lib/ (where libgomp.so.1 is xomp),
+#   tmp    a scratch directory removed at exit,
+# and fails the test when xomp is not built there.
+
+build=${1:?usage: $(basename "$0") BUILD_DIR}
+lib=$build/lib
+if [ ! -e "$lib/libgomp.so.1" ]; then
+    echo "FAIL: $lib/libgomp.so.1 not found (build xomp first)"
+    exit 1
+fi
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
