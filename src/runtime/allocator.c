@@ -19,12 +19,10 @@
 #include "log.h"
 #include "thread.h"
 
-#include <ctype.h>
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #define ALLOCATOR_ALIVE UINT64_C(0x786f6d70616c6c6f)     /* "xompallo" */
 #define ALLOCATOR_DESTROYED UINT64_C(0x786f6d7064656164) /* "xompdead" */
@@ -447,20 +445,11 @@ void xomp_allocator_env_init(void)
     const char *v = getenv("OMP_ALLOCATOR");
     if (!v)
         return;
-    const char *s = v;
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = 0;
-    while (s[n] && !isspace((unsigned char)s[n]))
-        n++;
-    const char *rest = s + n;
-    while (isspace((unsigned char)*rest))
-        rest++;
-    if (!*rest)
-        for (uintptr_t h = 1; h <= XOMP_MAX_PREDEFINED_ALLOCATOR; h++)
-            if (strlen(predefined_names[h]) == n && !strncasecmp(s, predefined_names[h], n)) {
-                xomp_cfg.icv.def_allocator = h;
-                return;
-            }
+    /* predefined_names[0] is no allocator: the words start at 1. */
+    int i = xomp_env_word(v, predefined_names + 1, XOMP_MAX_PREDEFINED_ALLOCATOR);
+    if (i >= 0) {
+        xomp_cfg.icv.def_allocator = (uintptr_t)i + 1;
+        return;
+    }
     xomp_env_invalid("OMP_ALLOCATOR", v, "omp_default_mem_alloc");
 }

@@ -136,6 +136,9 @@ void xomp_env_invalid(const char *name, const char *value, const char *fallback)
 void xomp_env_bool(const char *name, bool *var);
 bool xomp_env_uint(const char *name, unsigned long min, unsigned long max, unsigned long *var,
                    const char *fallback);
+/* The index in words[0..nwords) of `value` when it is exactly one of them
+ * (any case, surrounding blanks allowed), else -1. */
+int xomp_env_word(const char *value, const char *const *words, int nwords);
 
 /* "none", "ws", "rp", "wait", "waitfree1" or "waitfree2". */
 const char *xomp_dlb_name(enum xomp_dlb dlb);

@@ -624,6 +624,20 @@ bool xomp_env_uint(const char *name, unsigned long min, unsigned long max, unsig
     return env_uint(name, min, max, var, fallback);
 }
 
+int xomp_env_word(const char *value, const char *const *words, int nwords)
+{
+    const char *s = skip_space(value);
+    size_t n = 0;
+    while (s[n] && !isspace((unsigned char)s[n]))
+        n++;
+    if (*skip_space(s + n))
+        return -1; /* more than one word */
+    for (int i = 0; i < nwords; i++)
+        if (strlen(words[i]) == n && !strncasecmp(s, words[i], n))
+            return i;
+    return -1;
+}
+
 const char *xomp_dlb_name(enum xomp_dlb dlb)
 {
     static const char *const names[] = {

@@ -9,12 +9,10 @@
 #include "team.h"
 #include "thread.h"
 
-#include <ctype.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* gomp-constants.h: map kinds and target arguments. */
 #define MAP_FIRSTPRIVATE 12 /* GOMP_MAP_FIRSTPRIVATE */
@@ -198,19 +196,10 @@ void xomp_target_env_init(void)
     if (!v)
         return;
     static const char *const words[] = {"default", "disabled", "mandatory"};
-    const char *s = v;
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = 0;
-    while (s[n] && !isspace((unsigned char)s[n]))
-        n++;
-    const char *rest = s + n;
-    while (isspace((unsigned char)*rest))
-        rest++;
-    for (int i = 0; i < 3 && !*rest; i++)
-        if (strlen(words[i]) == n && !strncasecmp(s, words[i], n)) {
-            target_offload = (enum xomp_target_offload)i;
-            return;
-        }
+    int i = xomp_env_word(v, words, 3);
+    if (i >= 0) {
+        target_offload = (enum xomp_target_offload)i;
+        return;
+    }
     xomp_env_invalid("OMP_TARGET_OFFLOAD", v, "DEFAULT");
 }
