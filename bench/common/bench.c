@@ -7,6 +7,7 @@
 #include "bench.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,26 @@ double bench_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int bench_parse_uints(const char *s, unsigned long long *v, int max)
+{
+    int count = 0;
+    for (;;) {
+        if (*s < '0' || *s > '9' || count == max)
+            return -1;
+        char *end;
+        errno = 0;
+        v[count++] = strtoull(s, &end, 10);
+        if (errno)
+            return -1;
+        s = end;
+        if (*s == '\0')
+            return count;
+        if (*s != ',')
+            return -1;
+        s++;
+    }
 }
 
 int bench_choice(const char *word, const char *const choices[])

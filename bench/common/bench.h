@@ -78,6 +78,11 @@ int bench_main(int argc, char **argv, const struct bench_kernel *kernel);
  * keyword at the front of a parameter string ("barrier,1000"). */
 int bench_choice(const char *word, const char *const choices[]);
 
+/* Parse "A" or "A,B,..." (decimal, no signs, no spaces) into v[]; return
+ * the number of values, or -1 when the string is malformed or has more than
+ * max values. */
+int bench_parse_uints(const char *s, unsigned long long *v, int max);
+
 /* Which OpenMP runtime is executing this process: "xomp", "llvm" or "gomp". */
 const char *bench_runtime_name(void);
 

@@ -54,7 +54,6 @@
  */
 #include "../common/bench.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,33 +167,10 @@ static void teardown(void)
     fft_in = fft_out = fft_tw = NULL;
 }
 
-/* Parse "A" or "A,B,..." (decimal, no signs, no spaces) into v[]; return
- * the number of values, or -1 when the string is malformed or has more than
- * max values. */
-static int parse_uints(const char *s, unsigned long long *v, int max)
-{
-    int count = 0;
-    for (;;) {
-        if (*s < '0' || *s > '9' || count == max)
-            return -1;
-        char *end;
-        errno = 0;
-        v[count++] = strtoull(s, &end, 10);
-        if (errno)
-            return -1;
-        s = end;
-        if (*s == '\0')
-            return count;
-        if (*s != ',')
-            return -1;
-        s++;
-    }
-}
-
 static int setup(const char *param)
 {
     unsigned long long n;
-    if (parse_uints(param, &n, 1) != 1 || n < 2 || n > (1ULL << FFT_MAX_LOG2) ||
+    if (bench_parse_uints(param, &n, 1) != 1 || n < 2 || n > (1ULL << FFT_MAX_LOG2) ||
         (n & (n - 1)) != 0) {
         fprintf(stderr, "fft: N must be a power of two from 2 to 2^%d\n", FFT_MAX_LOG2);
         return -1;

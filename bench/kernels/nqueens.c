@@ -32,7 +32,6 @@
  */
 #include "../common/bench.h"
 
-#include <errno.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,33 +108,10 @@ static uint64_t nq_search_task(const struct nq_board *b, int row)
     return total;
 }
 
-/* Parse "A" or "A,B,..." (decimal, no signs, no spaces) into v[]; return
- * the number of values, or -1 when the string is malformed or has more than
- * max values. */
-static int parse_uints(const char *s, unsigned long long *v, int max)
-{
-    int count = 0;
-    for (;;) {
-        if (*s < '0' || *s > '9' || count == max)
-            return -1;
-        char *end;
-        errno = 0;
-        v[count++] = strtoull(s, &end, 10);
-        if (errno)
-            return -1;
-        s = end;
-        if (*s == '\0')
-            return count;
-        if (*s != ',')
-            return -1;
-        s++;
-    }
-}
-
 static int setup(const char *param)
 {
     unsigned long long v[2];
-    int got = parse_uints(param, v, 2);
+    int got = bench_parse_uints(param, v, 2);
     if (got < 1 || v[0] < 1 || v[0] > NQ_MAX || (got == 2 && v[1] > v[0])) {
         fprintf(stderr, "nqueens: parameter is N[,CUTOFF] with 1 <= N <= %d, CUTOFF <= N\n",
                 NQ_MAX);

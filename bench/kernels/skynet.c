@@ -26,7 +26,6 @@
  */
 #include "../common/bench.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -64,33 +63,10 @@ static uint64_t sky_task(uint64_t first, uint64_t size)
     return total;
 }
 
-/* Parse "A" or "A,B,..." (decimal, no signs, no spaces) into v[]; return
- * the number of values, or -1 when the string is malformed or has more than
- * max values. */
-static int parse_uints(const char *s, unsigned long long *v, int max)
-{
-    int count = 0;
-    for (;;) {
-        if (*s < '0' || *s > '9' || count == max)
-            return -1;
-        char *end;
-        errno = 0;
-        v[count++] = strtoull(s, &end, 10);
-        if (errno)
-            return -1;
-        s = end;
-        if (*s == '\0')
-            return count;
-        if (*s != ',')
-            return -1;
-        s++;
-    }
-}
-
 static int setup(const char *param)
 {
     unsigned long long v;
-    if (parse_uints(param, &v, 1) != 1 || v < 1 || v > SKYNET_MAX_LEAVES) {
+    if (bench_parse_uints(param, &v, 1) != 1 || v < 1 || v > SKYNET_MAX_LEAVES) {
         fprintf(stderr, "skynet: LEAVES must be a power of ten from 1 to %llu\n",
                 SKYNET_MAX_LEAVES);
         return -1;

@@ -35,7 +35,6 @@
  */
 #include "../common/bench.h"
 
-#include <errno.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,33 +241,10 @@ static void teardown(void)
     srt_data = srt_scratch = NULL;
 }
 
-/* Parse "A" or "A,B,..." (decimal, no signs, no spaces) into v[]; return
- * the number of values, or -1 when the string is malformed or has more than
- * max values. */
-static int parse_uints(const char *s, unsigned long long *v, int max)
-{
-    int count = 0;
-    for (;;) {
-        if (*s < '0' || *s > '9' || count == max)
-            return -1;
-        char *end;
-        errno = 0;
-        v[count++] = strtoull(s, &end, 10);
-        if (errno)
-            return -1;
-        s = end;
-        if (*s == '\0')
-            return count;
-        if (*s != ',')
-            return -1;
-        s++;
-    }
-}
-
 static int setup(const char *param)
 {
     unsigned long long v[4] = {0, 2048, 2048, 20};
-    int got = parse_uints(param, v, 4);
+    int got = bench_parse_uints(param, v, 4);
     unsigned long long n = v[0], sc = v[1], mc = v[2], ic = v[3];
     if ((got != 1 && got != 4) || n < 1 || n > (1ULL << 31) || sc < 4 || mc < 2 || ic < 1) {
         fprintf(stderr, "sort: parameter is N[,SORT_CUTOFF,MERGE_CUTOFF,INSERTION_CUTOFF] "

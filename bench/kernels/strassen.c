@@ -42,7 +42,6 @@
  */
 #include "../common/bench.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,33 +260,10 @@ static int is_pow2(unsigned long long v)
     return v != 0 && (v & (v - 1)) == 0;
 }
 
-/* Parse "A" or "A,B,..." (decimal, no signs, no spaces) into v[]; return
- * the number of values, or -1 when the string is malformed or has more than
- * max values. */
-static int parse_uints(const char *s, unsigned long long *v, int max)
-{
-    int count = 0;
-    for (;;) {
-        if (*s < '0' || *s > '9' || count == max)
-            return -1;
-        char *end;
-        errno = 0;
-        v[count++] = strtoull(s, &end, 10);
-        if (errno)
-            return -1;
-        s = end;
-        if (*s == '\0')
-            return count;
-        if (*s != ',')
-            return -1;
-        s++;
-    }
-}
-
 static int setup(const char *param)
 {
     unsigned long long v[2] = {0, 64};
-    int got = parse_uints(param, v, 2);
+    int got = bench_parse_uints(param, v, 2);
     unsigned long long n = v[0], cutoff = v[1];
     if (got < 1 || !is_pow2(n) || n > STR_MAX_N || !is_pow2(cutoff) || cutoff > (1ULL << 20)) {
         fprintf(stderr, "strassen: parameter is N[,CUTOFF], powers of two, N <= %d\n",
