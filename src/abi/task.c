@@ -65,7 +65,10 @@ static __attribute__((noinline)) void task_spawn_usual(void (*fn)(void *), void 
     if (__builtin_expect(thr && xomp_task_thread_usual(thr) &&
                              (t = thr->cache.free[0]) != NULL,
                          1)) {
-        xomp_task_spawn_fast(thr, t, fn, data, arg_size, flags);
+        if (thr->team->run_tasks_now)
+            xomp_task_run_solo(thr, t, fn, data, flags);
+        else
+            xomp_task_spawn_fast(thr, t, fn, data, arg_size, flags);
         return;
     }
     task_spawn_usual_slow(fn, data, arg_size, flags);

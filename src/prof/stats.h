@@ -20,7 +20,7 @@
     X(run_remote, "run by a thread of another NUMA node than their creator's")         \
     X(pushed_other, "pushed into another thread's ring (static push)")                   \
     X(immediate, "run at once because the target ring was full")                        \
-    X(undeferred, "undeferred (if(0), final, depth bound, no team, deps in a team of 1)") \
+    X(undeferred, "undeferred (if(0), final, depth bound, no team, a team of 1)")       \
     X(req_sent, "load-balancing requests sent")                                         \
     X(req_handled, "requests handled (= with_steal + src_empty + target_full)")         \
     X(req_with_steal, "requests that moved work")                                       \

@@ -35,6 +35,9 @@ enum xomp_proc_bind {
 
 enum xomp_wait_policy { XOMP_WAIT_DEFAULT, XOMP_WAIT_ACTIVE, XOMP_WAIT_PASSIVE };
 enum xomp_placement { XOMP_PLACEMENT_RR, XOMP_PLACEMENT_LOCAL };
+/* What a team of one does with a new deferrable task: run it at once (as
+ * LLVM libomp does in a serialized team) or queue it like a larger team. */
+enum xomp_solo { XOMP_SOLO_RUN, XOMP_SOLO_QUEUE };
 enum xomp_barrier_kind { XOMP_BARRIER_TREE, XOMP_BARRIER_CENTRAL };
 /* Load-balancing strategies (sched/dlb.h): the seed's NA-WS and NA-RP, and
  * X-OpenMP's wait-based and wait-free stealing (one or two tasks). */
@@ -93,6 +96,7 @@ struct xomp_config {
     /* xomp's own knobs (XOMP_*). */
     unsigned queue_size;          /* slots per SPSC ring, a power of two */
     enum xomp_placement placement;
+    enum xomp_solo solo;          /* XOMP_SOLO */
     enum xomp_barrier_kind barrier;
     unsigned barrier_arity;       /* children per node of the tree barrier */
     unsigned max_depth;           /* explicit-task frames one stack may hold */

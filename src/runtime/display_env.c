@@ -91,6 +91,7 @@ void xomp_display_env(bool verbose)
     }
     fprintf(f, "  XOMP_QUEUE_SIZE = '%u'\n", c->queue_size);
     fprintf(f, "  XOMP_PLACEMENT = '%s'\n", c->placement == XOMP_PLACEMENT_RR ? "rr" : "local");
+    fprintf(f, "  XOMP_SOLO = '%s'\n", c->solo == XOMP_SOLO_RUN ? "run" : "queue");
     fprintf(f, "  XOMP_BARRIER = '%s'\n", c->barrier == XOMP_BARRIER_TREE ? "tree" : "central");
     fprintf(f, "  XOMP_BARRIER_ARITY = '%u'\n", c->barrier_arity);
     fprintf(f, "  XOMP_MAX_DEPTH = '%u'\n", c->max_depth);

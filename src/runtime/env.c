@@ -405,6 +405,16 @@ static void env_xomp(void)
                     xomp_cfg.placement == XOMP_PLACEMENT_RR ? "rr" : "local");
     }
 
+    v = getenv("XOMP_SOLO");
+    if (v) {
+        if (!strcasecmp(v, "run"))
+            xomp_cfg.solo = XOMP_SOLO_RUN;
+        else if (!strcasecmp(v, "queue"))
+            xomp_cfg.solo = XOMP_SOLO_QUEUE;
+        else
+            invalid("XOMP_SOLO", v, xomp_cfg.solo == XOMP_SOLO_RUN ? "run" : "queue");
+    }
+
     v = getenv("XOMP_BARRIER");
     if (v) {
         if (!strcasecmp(v, "tree"))
@@ -543,6 +553,7 @@ void xomp_config_init(void)
     c->spin_ns_oversubscribed = 5 * 1000;   /* threads outnumber CPUs: sleep soon */
     c->queue_size = 256;
     c->placement = XOMP_PLACEMENT_LOCAL; /* measured faster: docs/benchmarks.md */
+    c->solo = XOMP_SOLO_RUN;             /* docs/benchmarks.md, "A team of one" */
     c->barrier = XOMP_BARRIER_TREE;
     c->barrier_arity = 2;
     c->max_depth = 256;

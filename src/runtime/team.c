@@ -248,6 +248,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     team_wait_left(team, team->nthreads);
 
     team->nthreads = n;
+    team->run_tasks_now = n == 1 && xomp_cfg.solo == XOMP_SOLO_RUN;
     team->fn = fn;
     team->data = data;
     team->level = level;

@@ -104,6 +104,8 @@ struct xomp_worker {
 
 struct xomp_team {
     unsigned nthreads;  /* members in the current region */
+    /* A team of one with XOMP_SOLO=run: new tasks run at once (task.c). */
+    bool run_tasks_now;
     unsigned capacity;  /* members the rings and arrays are sized for */
     unsigned ring_size; /* slots per ring (power of two) */
     unsigned level;     /* nesting level of this team's regions (1 = outermost) */

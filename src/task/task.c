@@ -416,6 +416,10 @@ static bool children_done(void *arg)
 void xomp_taskwait(struct xomp_thread *thr)
 {
     struct xomp_task *t = thr->task;
+    /* Nothing to wait for (every child ran at once in a team of one, or
+     * was already run by other members). */
+    if (children_done(t))
+        goto done;
     /* Fast path: run our own newest tasks (usually the children just
      * created) straight from the deque while they last. */
     struct xomp_team *team = thr->team;
@@ -439,6 +443,7 @@ void xomp_taskwait(struct xomp_thread *thr)
     }
     if (!children_done(t))
         wait_until(thr, children_done, t);
+done:
     if (t->dep_table) {
         /* No child is left that could touch the dependence records. */
         xomp_dep_table_free(t->dep_table);
@@ -523,6 +528,40 @@ static bool detach_fulfilled(void *arg)
     struct xomp_task *t = arg;
     /* acquire: pairs with omp_fulfill_event's acq_rel decrement. */
     return atomic_load_explicit(&t->detach_pending, memory_order_acquire) == 0;
+}
+
+/* A team of one runs every new task at once, as LLVM libomp does in a
+ * serialized team: its only thread would run the task at its next
+ * scheduling point anyway, and the program cannot tell the difference
+ * (the task region may start at once at the task's own creation point).
+ * Running it now, on the creator's copy of its arguments, saves the copy,
+ * the queue, and the counting as a child (it completes before its creator
+ * goes on: undeferred).  Not for tasks with dependences (a team of one
+ * runs them now only when no earlier sibling is pending, see below) nor
+ * for detachable ones (their creator would wait for the fulfilment).
+ * noinline: the spawn fast path tail-calls it and stays frameless. */
+__attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t,
+                                                  void (*fn)(void *), void *data, unsigned flags)
+{
+    struct xomp_task *parent = thr->task;
+    thr->cache.free[0] = t->next;
+    thr->cache.count[0]--;
+    xomp_task_init(t, thr->team, parent, fn, data, flags, 0);
+    t->flags |= XOMP_TASK_UNDEFERRED;
+    t->owner = thr;
+    t->creator = (uint16_t)thr->team_id;
+    thr->stats.undeferred++;
+    thr->task = t;
+    thr->depth++;
+    fn(data);
+    thr->depth--;
+    thr->task = parent;
+    /* task_release_self, with its usual outcome inline: every child of t
+     * completed on this thread, so nobody else holds a pointer to t. */
+    if (__builtin_expect(t->created_children == t->local_done && !t->dep_table, 1))
+        xomp_task_free(&thr->cache, t);
+    else
+        task_release_self(thr, t);
 }
 
 /* The general path: dependences, detach, undeferred tasks, large or
@@ -618,8 +657,8 @@ void xomp_task_spawn_fixed(struct xomp_thread *thr, void (*fn)(void *), void *da
                            const struct xomp_args_fixup *fixup)
 {
     struct xomp_task *parent = thr->task;
-    bool run_now = undeferred || !thr->team || (parent->flags & XOMP_TASK_FINAL) ||
-                   thr->depth >= xomp_cfg.max_depth;
+    bool run_now = undeferred || !thr->team || thr->team->run_tasks_now ||
+                   (parent->flags & XOMP_TASK_FINAL) || thr->depth >= xomp_cfg.max_depth;
     task_spawn_general(thr, fn, data, cpyfn, arg_size, arg_align, run_now,
                        flags & ~(GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH), priority, NULL,
                        NULL, fixup);
@@ -635,11 +674,14 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
         (atomic_load_explicit(&team->cancelled, memory_order_acquire) ||
          xomp_taskgroup_cancelled(parent)))
         return; /* a cancelled region or taskgroup starts no new task */
-    /* Run now: if(0), inside a final task, outside any team, or too deep
+    /* Run now: if(0), inside a final task, outside any team, in a team of
+     * one (xomp_task_run_solo; not with dependences or detach), or too deep
      * (bounded stack: a frame this deep gets no deferred children, so it
      * never waits for any, see README). */
     bool run_now = undeferred || !team || (parent->flags & XOMP_TASK_FINAL) ||
-                   thr->depth >= xomp_cfg.max_depth;
+                   thr->depth >= xomp_cfg.max_depth ||
+                   (team->run_tasks_now &&
+                    !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)));
     if (__builtin_expect(run_now || cpyfn || arg_align > 8 ||
                              arg_size > XOMP_TASK_SMALL_BLOCK - XOMP_TASK_ARGS_OFFSET ||
                              (flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)),

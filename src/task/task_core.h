@@ -49,6 +49,12 @@ void xomp_task_spawn_fixed(struct xomp_thread *thr, void (*fn)(void *), void *da
 /* Run one queued task of the calling team member, if any. */
 bool xomp_task_run_one(struct xomp_thread *thr);
 
+/* A team of one runs a new task at once: xomp_task_spawn's choice, for a
+ * task with usual arguments in block `t`, the head of the thread's
+ * small-block cache (the spawn fast path's caller took it). */
+void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
+                        void *data, unsigned flags);
+
 /* Place a new counted task (or run it at once when its ring is full). */
 void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t);
 

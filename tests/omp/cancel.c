@@ -76,10 +76,11 @@ static void cancel_for(void)
 
 static void cancel_taskgroup(void)
 {
-    int started = 0, dep_started = 0, completed = 0;
-#pragma omp parallel
+    int started = 0, dep_started = 0, completed = 0, team_size = 0;
+#pragma omp parallel shared(team_size)
 #pragma omp single
     {
+        team_size = omp_get_num_threads();
 #pragma omp taskgroup
         {
             int x = 0;
@@ -111,7 +112,10 @@ static void cancel_taskgroup(void)
     }
     CHECK(started == completed, "a cancelled task was cut in half (%d started, %d completed)",
           started, completed);
-    CHECK(started < 200 || dep_started < 20, "cancel taskgroup discarded nothing");
+    /* A team of one may run each task at its creation (xomp by default,
+     * LLVM libomp): nothing is left pending for the cancellation then. */
+    CHECK(team_size == 1 || started < 200 || dep_started < 20,
+          "cancel taskgroup discarded nothing");
 }
 
 #define CHAIN 50

@@ -56,8 +56,10 @@ def clean_env():
 
 def run(program, build, threads, *args, **settings):
     env = clean_env()
+    # XOMP_SOLO=queue: the tree's tasks are deferred with any team size (a
+    # team of one would run them at once, as undeferred tasks).
     env.update({"OMP_NUM_THREADS": str(threads), "LD_LIBRARY_PATH": str(build / "lib"),
-                "XOMP_TEST_RUNTIME": "xomp"}, **settings)
+                "XOMP_TEST_RUNTIME": "xomp", "XOMP_SOLO": "queue"}, **settings)
     proc = subprocess.run([str(program), *args], env=env, capture_output=True, text=True,
                           timeout=300)
     values = dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)
