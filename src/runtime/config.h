@@ -35,6 +35,8 @@ enum xomp_proc_bind {
 
 enum xomp_wait_policy { XOMP_WAIT_DEFAULT, XOMP_WAIT_ACTIVE, XOMP_WAIT_PASSIVE };
 enum xomp_placement { XOMP_PLACEMENT_RR, XOMP_PLACEMENT_LOCAL };
+/* XOMP_DLB_STEAL=half: a victim gives half of its queued tasks (dlb.c). */
+#define XOMP_DLB_STEAL_HALF 0u
 /* What a team of one does with a new deferrable task: run it at once (as
  * LLVM libomp does in a serialized team) or queue it like a larger team. */
 enum xomp_solo { XOMP_SOLO_RUN, XOMP_SOLO_QUEUE };
@@ -105,7 +107,8 @@ struct xomp_config {
      * test none: recording events turns plain_tasks off (below). */
     bool prof_events;
     enum xomp_dlb dlb;            /* load-balancing strategy (sched/dlb.h) */
-    unsigned dlb_steal;           /* tasks moved or redirected per request */
+    unsigned dlb_steal;           /* tasks moved or redirected per request,
+                                     or XOMP_DLB_STEAL_HALF */
     unsigned dlb_interval;        /* idle polls between a thief's requests */
     unsigned dlb_victims;         /* victims asked per attempt */
     double dlb_plocal;            /* probability of a victim in the thief's NUMA node */

@@ -96,7 +96,10 @@ void xomp_display_env(bool verbose)
     fprintf(f, "  XOMP_BARRIER_ARITY = '%u'\n", c->barrier_arity);
     fprintf(f, "  XOMP_MAX_DEPTH = '%u'\n", c->max_depth);
     fprintf(f, "  XOMP_DLB = '%s'\n", xomp_dlb_name(c->dlb));
-    fprintf(f, "  XOMP_DLB_STEAL = '%u'\n", c->dlb_steal);
+    if (c->dlb_steal == XOMP_DLB_STEAL_HALF)
+        fputs("  XOMP_DLB_STEAL = 'half'\n", f);
+    else
+        fprintf(f, "  XOMP_DLB_STEAL = '%u'\n", c->dlb_steal);
     fprintf(f, "  XOMP_DLB_INTERVAL = '%u'\n", c->dlb_interval);
     fprintf(f, "  XOMP_DLB_VICTIMS = '%u'\n", c->dlb_victims);
     fprintf(f, "  XOMP_DLB_PLOCAL = '%g'\n", c->dlb_plocal);

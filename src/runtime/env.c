@@ -76,6 +76,19 @@ static void env_bool(const char *name, bool *var)
         invalid(name, v, *var ? "true" : "false");
 }
 
+/* One word of `words` (any case): *var becomes its index. */
+static void env_choice(const char *name, const char *const *words, int nwords, int *var)
+{
+    const char *v = getenv(name);
+    if (!v)
+        return;
+    int i = xomp_env_word(v, words, nwords);
+    if (i < 0)
+        invalid(name, v, words[*var]);
+    else
+        *var = i;
+}
+
 /* A non-negative integer in [min, max]. */
 static bool env_uint(const char *name, unsigned long min, unsigned long max, unsigned long *var,
                      const char *fallback_desc)
@@ -394,36 +407,20 @@ static void env_xomp(void)
         xomp_cfg.queue_size = (unsigned)x;
     }
 
-    v = getenv("XOMP_PLACEMENT");
-    if (v) {
-        if (!strcasecmp(v, "rr"))
-            xomp_cfg.placement = XOMP_PLACEMENT_RR;
-        else if (!strcasecmp(v, "local"))
-            xomp_cfg.placement = XOMP_PLACEMENT_LOCAL;
-        else
-            invalid("XOMP_PLACEMENT", v,
-                    xomp_cfg.placement == XOMP_PLACEMENT_RR ? "rr" : "local");
-    }
-
-    v = getenv("XOMP_SOLO");
-    if (v) {
-        if (!strcasecmp(v, "run"))
-            xomp_cfg.solo = XOMP_SOLO_RUN;
-        else if (!strcasecmp(v, "queue"))
-            xomp_cfg.solo = XOMP_SOLO_QUEUE;
-        else
-            invalid("XOMP_SOLO", v, xomp_cfg.solo == XOMP_SOLO_RUN ? "run" : "queue");
-    }
-
-    v = getenv("XOMP_BARRIER");
-    if (v) {
-        if (!strcasecmp(v, "tree"))
-            xomp_cfg.barrier = XOMP_BARRIER_TREE;
-        else if (!strcasecmp(v, "central"))
-            xomp_cfg.barrier = XOMP_BARRIER_CENTRAL;
-        else
-            invalid("XOMP_BARRIER", v, "tree");
-    }
+    static const char *const placements[] = {[XOMP_PLACEMENT_RR] = "rr",
+                                              [XOMP_PLACEMENT_LOCAL] = "local"};
+    static const char *const solos[] = {[XOMP_SOLO_RUN] = "run", [XOMP_SOLO_QUEUE] = "queue"};
+    static const char *const barriers[] = {[XOMP_BARRIER_TREE] = "tree",
+                                           [XOMP_BARRIER_CENTRAL] = "central"};
+    int word = (int)xomp_cfg.placement;
+    env_choice("XOMP_PLACEMENT", placements, 2, &word);
+    xomp_cfg.placement = (enum xomp_placement)word;
+    word = (int)xomp_cfg.solo;
+    env_choice("XOMP_SOLO", solos, 2, &word);
+    xomp_cfg.solo = (enum xomp_solo)word;
+    word = (int)xomp_cfg.barrier;
+    env_choice("XOMP_BARRIER", barriers, 2, &word);
+    xomp_cfg.barrier = (enum xomp_barrier_kind)word;
 
     x = xomp_cfg.barrier_arity;
     if (env_uint("XOMP_BARRIER_ARITY", 2, 64, &x, ""))
@@ -444,8 +441,12 @@ static void env_xomp(void)
         if (!known)
             invalid("XOMP_DLB", v, xomp_dlb_name(xomp_cfg.dlb));
     }
+    v = getenv("XOMP_DLB_STEAL");
     x = xomp_cfg.dlb_steal;
-    if (env_uint("XOMP_DLB_STEAL", 1, 1u << 16, &x, ""))
+    if (v && !strcasecmp(v, "half"))
+        xomp_cfg.dlb_steal = XOMP_DLB_STEAL_HALF;
+    else if (env_uint("XOMP_DLB_STEAL", 1, 1u << 16, &x,
+                      xomp_cfg.dlb_steal == XOMP_DLB_STEAL_HALF ? "half" : ""))
         xomp_cfg.dlb_steal = (unsigned)x;
     x = xomp_cfg.dlb_interval;
     if (env_uint("XOMP_DLB_INTERVAL", 0, 1u << 30, &x, ""))

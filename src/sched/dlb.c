@@ -204,6 +204,20 @@ static void hand_over(struct xomp_team *team, struct xomp_worker *me, unsigned t
     answer(me, thief, false); /* the round's release store follows the delivery */
 }
 
+/* Tasks to move (ws) or redirect (rp) for one request: XOMP_DLB_STEAL, or
+ * with `half` half of our queued own tasks (at least one).  A thief's share
+ * then grows with the work there is: with one creator of many tasks (a
+ * `single` producing a phase of sparselu), a thief that gets one task per
+ * request idles while its victim runs a long task before it reads the next
+ * request. */
+static unsigned steal_count(const struct xomp_worker *me)
+{
+    if (xomp_cfg.dlb_steal != XOMP_DLB_STEAL_HALF)
+        return xomp_cfg.dlb_steal;
+    unsigned queued = me->self_top - me->self_bottom; /* both ours: plain */
+    return queued > 2 ? queued / 2 : 1;
+}
+
 static void start_redirect(struct xomp_worker *me, unsigned thief, unsigned count)
 {
     me->dlb_redirect = (int)thief;
@@ -231,9 +245,9 @@ void xomp_dlb_serve(struct xomp_team *team, struct xomp_worker *me, enum xomp_dl
     case XOMP_DLB_RP:
         /* Our next new tasks go to the thief (xomp_dlb_redirect); the round
          * advances when they have gone. */
-        start_redirect(me, thief, xomp_cfg.dlb_steal);
+        start_redirect(me, thief, steal_count(me));
         XOMP_PROF_INSTANT(me->thread, XOMP_EV_STEAL_SERVE, thief,
-                          XOMP_EV_SERVE_REDIRECT | xomp_cfg.dlb_steal);
+                          XOMP_EV_SERVE_REDIRECT | me->dlb_redirect_left);
         return;
     case XOMP_DLB_WAIT:
         hand_over(team, me, thief);
@@ -245,7 +259,7 @@ void xomp_dlb_serve(struct xomp_team *team, struct xomp_worker *me, enum xomp_dl
         return;
     }
     default: /* ws */
-        answer(me, thief, !give_queued(team, me, thief, xomp_cfg.dlb_steal, false));
+        answer(me, thief, !give_queued(team, me, thief, steal_count(me), false));
     }
 }
 

@@ -564,6 +564,32 @@ __attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struc
         task_release_self(thr, t);
 }
 
+/* Pending children per team member above which a new task with
+ * dependences runs undeferred (dep_backlog_full).  libgomp's bound is 64
+ * (team-wide); 256 was the fastest of 64, 256 and 1024 on blocked Cholesky
+ * (160 blocks of 16) at 2 threads (docs/loops.md). */
+#define XOMP_DEP_BACKLOG_PER_THREAD 256
+
+/* Does the parent have so many children pending (created, not completed)
+ * that a new one with dependences should run undeferred instead of
+ * joining them?  A single creator of a dependence graph (blocked Cholesky)
+ * would otherwise create the whole graph before most of it can run: every
+ * task and record in memory at once (320 MB for 700k tasks instead of
+ * 120).  Running it undeferred makes the creator wait for its
+ * predecessors, running ready tasks meanwhile, as libgomp does.  Per
+ * parent, so no counter is shared by the team.  Never after a detachable
+ * child: its fulfilment may come from a sibling not created yet. */
+static bool dep_backlog_full(const struct xomp_thread *thr, const struct xomp_task *parent)
+{
+    if (parent->flags & XOMP_TASK_DETACHED_CHILD)
+        return false;
+    /* relaxed: a heuristic; a stale value only moves the moment we start
+     * or stop throttling. */
+    int64_t remote_done = -atomic_load_explicit(&parent->child_state, memory_order_relaxed);
+    uint64_t pending = parent->created_children - parent->local_done - (uint64_t)remote_done;
+    return pending > (uint64_t)XOMP_DEP_BACKLOG_PER_THREAD * thr->team->nthreads;
+}
+
 /* The general path: dependences, detach, undeferred tasks, large or
  * copied arguments, arguments adjusted after the copy (taskloop). */
 static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void *data,
@@ -585,6 +611,8 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         run_now = true;
         has_deps = false;
     }
+    if (has_deps && !run_now && !(flags & GOMP_TASK_FLAG_DETACH) && dep_backlog_full(thr, parent))
+        run_now = true; /* wait for its predecessors, running tasks meanwhile */
     void *args;
     struct xomp_task *t;
     if (run_now && !cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && !fixup) {
@@ -598,6 +626,7 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
     xomp_task_init(t, thr->team, parent, fn, args, flags, priority);
     t->creator = (uint16_t)thr->team_id;
     if (flags & GOMP_TASK_FLAG_DETACH) {
+        parent->flags |= XOMP_TASK_DETACHED_CHILD;
         /* The event handle is the task; GCC also expects it at the start of
          * the argument block. */
         t->flags |= XOMP_TASK_DETACH;

@@ -48,6 +48,8 @@ enum xomp_task_flags {
     XOMP_TASK_WAITED = 1u << 6,   /* undeferred with dependences: its creator
                                      waits for npred == 0 and runs it */
     XOMP_TASK_HAS_DEPS = 1u << 7, /* dep_recs/ndeps are set (otherwise stale) */
+    XOMP_TASK_DETACHED_CHILD = 1u << 8, /* created a detachable child (task.c:
+                                           its children are never throttled) */
 };
 
 /* Added to child_state (with the number of children created) when the

@@ -4,12 +4,16 @@
  * body has ended and omp_fulfill_event was called on its event, in either
  * order; taskwait, taskgroup, the barrier and dependent tasks all wait for
  * that.  Events are fulfilled by another task, by the task itself, and by a
- * plain pthread outside the team.
+ * plain pthread outside the team; and by a task created after thousands of
+ * dependants of the detached task.
  */
 #include "xomp_test.h"
 
 #include <pthread.h>
 #include <time.h>
+
+/* Above any creator's backlog bound (256 pending children per thread). */
+#define DEPENDANTS 5000
 
 static void sleep_us(long us)
 {
@@ -93,5 +97,31 @@ int main(void)
         }
         CHECK(self_done == 1, "taskgroup returned before the self-fulfilled task ended");
     }
+
+    /* Many dependants of a detached task, whose event a sibling created
+     * after them fulfils: creating them must not wait for the event (a
+     * runtime that throttles a creator with many pending children by
+     * running its next task undeferred would wait for ever here). */
+    /* x outlives the single block: the dependants read it after the
+     * block's end, in the barrier. */
+    int sum = 0, x = 0;
+#pragma omp parallel shared(sum, x)
+#pragma omp single
+    {
+        omp_event_handle_t ev;
+#pragma omp task detach(ev) depend(out : x) shared(x)
+        x = 1;
+        for (int i = 0; i < DEPENDANTS; i++) {
+#pragma omp task depend(in : x) shared(x, sum)
+            {
+#pragma omp atomic
+                sum += x;
+            }
+        }
+#pragma omp task firstprivate(ev)
+        omp_fulfill_event(ev);
+    }
+    CHECK(sum == DEPENDANTS, "dependants of a detached task saw x = 1 %d times of %d", sum,
+          DEPENDANTS);
     return test_result();
 }

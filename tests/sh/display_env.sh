@@ -178,10 +178,11 @@ fi
 
 echo "== OMP_DISPLAY_ENV=verbose"
 run OMP_DISPLAY_ENV=verbose OMP_NUM_THREADS=2 XOMP_PLACEMENT=local XOMP_PROFILE_EVENTS=4096 \
-    XOMP_PROFILE_DIR=/tmp/xomp-display-env-profile
+    XOMP_PROFILE_DIR=/tmp/xomp-display-env-profile XOMP_DLB_STEAL=half
 if check_block "OMP_DISPLAY_ENV=verbose"; then
     expect OMP_NUM_THREADS 2
     expect XOMP_PLACEMENT local
+    expect XOMP_DLB_STEAL half
     expect OMP_MAX_ACTIVE_LEVELS '*'
     expect GOMP_SPINCOUNT '*'
     expect XOMP_PROFILE off
