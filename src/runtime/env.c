@@ -554,7 +554,7 @@ void xomp_config_init(void)
     c->spin_ns_oversubscribed = 5 * 1000;   /* threads outnumber CPUs: sleep soon */
     c->queue_size = 256;
     c->placement = XOMP_PLACEMENT_LOCAL; /* measured faster: docs/benchmarks.md */
-    c->solo = XOMP_SOLO_RUN;             /* docs/benchmarks.md, "A team of one" */
+    c->solo = XOMP_SOLO_RUN;             /* measured faster: docs/team-of-one.md */
     c->barrier = XOMP_BARRIER_TREE;
     c->barrier_arity = 2;
     c->max_depth = 256;
