@@ -113,6 +113,8 @@ struct xomp_config {
     unsigned dlb_victims;         /* victims asked per attempt */
     double dlb_plocal;            /* probability of a victim in the thief's NUMA node */
     uint64_t dlb_plocal_threshold; /* the same as a threshold on 32 random bits */
+    uint64_t dlb_round_start;     /* XOMP_DLB_ROUND_START: a worker's first round (a
+                                     test knob: sched/README.md, "Rounds") */
     bool topology_set;            /* XOMP_TOPOLOGY given */
     char topology[256];           /* XOMP_TOPOLOGY as given (parsed by topo/numa.c) */
     bool stats;                   /* XOMP_STATS: print counters at exit */

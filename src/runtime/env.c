@@ -454,6 +454,10 @@ static void env_xomp(void)
     x = xomp_cfg.dlb_victims;
     if (env_uint("XOMP_DLB_VICTIMS", 1, 1u << 16, &x, ""))
         xomp_cfg.dlb_victims = (unsigned)x;
+    /* Tests start the rounds just below their 40-bit wrap (sched/dlb.h). */
+    x = xomp_cfg.dlb_round_start;
+    if (env_uint("XOMP_DLB_ROUND_START", 1, (1ul << 40) - 1, &x, ""))
+        xomp_cfg.dlb_round_start = x;
     env_plocal();
 
     v = getenv("XOMP_TOPOLOGY");
@@ -562,6 +566,7 @@ void xomp_config_init(void)
     c->dlb_steal = 1;
     c->dlb_interval = 16;
     c->dlb_victims = 1;
+    c->dlb_round_start = 1;
     c->profile = XOMP_PROFILE_OFF;
     c->profile_events = 1u << 20; /* 16 MiB per thread, allocated only with events */
     c->dlb_plocal = 0.9; /* mostly NUMA-local, but never starve a node */

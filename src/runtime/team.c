@@ -88,6 +88,7 @@ struct xomp_team *xomp_team_create(unsigned capacity, unsigned level)
         w->team = team;
         w->id = i;
         w->bar_ticket = 1; /* report cells start at 0: ticket 0 would read as reported */
+        xomp_dlb_init(w);
         w->push_head = xcalloc(capacity, sizeof *w->push_head);
         w->pop_tail = xcalloc(capacity, sizeof *w->pop_tail);
         w->rings = xcalloc(capacity, sizeof *w->rings);

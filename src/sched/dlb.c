@@ -69,11 +69,24 @@ void xomp_dlb_plan(struct xomp_team *team)
  * older round and is thereby answered (refused or served). */
 static void advance_round(struct xomp_worker *me)
 {
-    me->dlb_round++;
+    me->dlb_round = xomp_dlb_round_next(me->dlb_round);
     /* release: pairs with the thief's acquire loads of the round (wait: a
      * task handed over in its stolen cell before is visible to a thief that
      * sees the new round). */
     atomic_store_explicit(&me->dlb.round, me->dlb_round, memory_order_release);
+}
+
+/* Does the request cell value `req` hold nothing that a victim at `round`
+ * could still serve: no request (0), or one carrying an older round? */
+static bool request_older(uint64_t req, uint64_t round)
+{
+    uint64_t carried = req & XOMP_DLB_ROUND_MASK;
+    return carried == 0 || xomp_dlb_round_after(round, carried);
+}
+
+void xomp_dlb_init(struct xomp_worker *w)
+{
+    w->dlb_round = xomp_cfg.dlb_round_start - 1; /* 0 for 1: never published */
 }
 
 void xomp_dlb_begin(struct xomp_team *team, struct xomp_worker *me)
@@ -95,9 +108,13 @@ void xomp_dlb_begin(struct xomp_team *team, struct xomp_worker *me)
     if (atomic_load_explicit(&me->dlb.stolen, memory_order_relaxed))
         xomp_fatal("load balancing: member %u starts a region with a task in its stolen cell",
                    me->id);
-    /* Rounds only grow, also across regions (starting at 1): a request from
-     * an earlier region carries an older round and is never mistaken for a
-     * new one. */
+    /* A region starts with an empty request cell, so that no request of an
+     * earlier region, however old, is ever compared with our rounds
+     * (README, "Rounds").  relaxed: a last-writer-wins cell; a thief posts
+     * a request carrying our new round only after reading it (acquire)
+     * from the release store below, so such a request comes after this
+     * store and is kept; one carrying an older round is stale anyway. */
+    atomic_store_explicit(&me->dlb.request, 0, memory_order_relaxed);
     advance_round(me);
 }
 
@@ -351,7 +368,9 @@ static uint64_t send_request(struct xomp_team *team, struct xomp_worker *me, uns
     uint64_t round = atomic_load_explicit(&vw->dlb.round, memory_order_acquire);
     /* relaxed: only compared; a stale value costs one lost request. */
     uint64_t req = atomic_load_explicit(&vw->dlb.request, memory_order_relaxed);
-    if ((req & XOMP_DLB_ROUND_MASK) >= round)
+    if (!round)
+        return 0; /* the victim has not begun its first region */
+    if (!request_older(req, round))
         return 0; /* a request, or the victim's idle-time request, is pending */
     /* release: pairs with the victim's acquire load in xomp_dlb_serve, so
      * that our earlier emptying of our stolen cell (wait) comes before its
@@ -425,9 +444,12 @@ static struct xomp_task *wait_steal(struct xomp_team *team, struct xomp_worker *
          * our stolen cell has one writer at a time. */
         int v = me->dlb_pending;
         /* acquire: pairs with the victim's release store of its round; a
-         * task it handed over before is visible. */
-        if (atomic_load_explicit(&team->workers[v].dlb.round, memory_order_acquire) <=
-                me->dlb_pending_round &&
+         * task it handed over before is visible.  While our request is
+         * valid the round equals the one it carries, so it is never judged
+         * answered too early (README, "Rounds"). */
+        if (!xomp_dlb_round_after(
+                atomic_load_explicit(&team->workers[v].dlb.round, memory_order_acquire),
+                me->dlb_pending_round) &&
             !victim_idles_over(team, (unsigned)v, me->dlb_pending_round))
             return NULL;
         if ((t = xomp_dlb_take_stolen(me)))
@@ -463,7 +485,8 @@ static struct xomp_task *wait_steal(struct xomp_team *team, struct xomp_worker *
         if ((t = xomp_dlb_stolen(me)))
             return t;
         /* acquire: as above. */
-        if (atomic_load_explicit(&vw->dlb.round, memory_order_acquire) > round ||
+        if (xomp_dlb_round_after(atomic_load_explicit(&vw->dlb.round, memory_order_acquire),
+                                 round) ||
             victim_idles_over(team, (unsigned)v, round)) {
             if ((t = xomp_dlb_take_stolen(me)))
                 return t;
@@ -474,8 +497,7 @@ static struct xomp_task *wait_steal(struct xomp_team *team, struct xomp_worker *
         /* A thief that had read an older round overwrote our request: post
          * it again (relaxed load: only compared; release store: as in
          * send_request). */
-        if ((atomic_load_explicit(&vw->dlb.request, memory_order_relaxed) &
-             XOMP_DLB_ROUND_MASK) < round)
+        if (request_older(atomic_load_explicit(&vw->dlb.request, memory_order_relaxed), round))
             atomic_store_explicit(&vw->dlb.request, request_of(round, me->id),
                                   memory_order_release);
         xomp_cpu_relax();

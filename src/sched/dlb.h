@@ -39,6 +39,25 @@ struct xomp_thread;
 #define XOMP_DLB_ROUND_BITS 40
 #define XOMP_DLB_ROUND_MASK ((UINT64_C(1) << XOMP_DLB_ROUND_BITS) - 1)
 
+/* Rounds are 40-bit serial numbers: they advance modulo 2^40 and skip 0,
+ * which a request cell holds when it has no request.  The round after
+ * `round`: */
+static inline uint64_t xomp_dlb_round_next(uint64_t round)
+{
+    uint64_t next = (round + 1) & XOMP_DLB_ROUND_MASK;
+    return next ? next : 1;
+}
+
+/* Rounds are ordered only when less than 2^39 apart (serial-number
+ * arithmetic): `a` is after `b` when (a - b) mod 2^40 lies in (0, 2^39).
+ * Why every comparison sees rounds that close, and what a misjudged one
+ * costs when it does not (only time): src/sched/README.md, "Rounds". */
+static inline bool xomp_dlb_round_after(uint64_t a, uint64_t b)
+{
+    uint64_t ahead = (a - b) & XOMP_DLB_ROUND_MASK;
+    return ahead != 0 && ahead < (UINT64_C(1) << (XOMP_DLB_ROUND_BITS - 1));
+}
+
 /* Where a victim serves a request: having just queued a new task (a
  * wait-free victim then sends its newest task), or taking one to run. */
 enum xomp_dlb_site { XOMP_DLB_AT_SPAWN, XOMP_DLB_AT_POP };
@@ -133,6 +152,10 @@ static inline struct xomp_task *xomp_dlb_stolen(struct xomp_worker *me)
  * another member's request to answer.  Part of the sleep recheck. */
 bool xomp_dlb_has_work(struct xomp_worker *me);
 
+/* A new worker: its rounds start at XOMP_DLB_ROUND_START (1 by default;
+ * tests start them just below the wrap), the first region's begin moving
+ * it there. */
+void xomp_dlb_init(struct xomp_worker *w);
 /* Region start: the master maps members to NUMA nodes (every region). */
 void xomp_dlb_plan(struct xomp_team *team);
 /* Member start: its node, fresh cells for the region. */

@@ -34,37 +34,18 @@ trap 'rm -f "$out"' EXIT
 failed=0
 runs=0
 
-run() {
-    local prog=$1 dlb=$2
-    shift 2
-    runs=$((runs + 1))
-    if ! env "$@" XOMP_DLB="$dlb" XOMP_STATS=1 LD_LIBRARY_PATH="$build/lib" \
-            XOMP_TEST_RUNTIME=xomp timeout 300 "$build/tests/$prog" >"$out" 2>&1; then
-        echo "FAILED (exit or hang): XOMP_DLB=$dlb $* $prog"
-        grep -v '^xomp stats' "$out" | tail -5
-        failed=$((failed + 1))
-        return
-    fi
-    local why
-    if ! why=$(check_stats "$out" "$dlb"); then
-        echo "FAILED (counters): XOMP_DLB=$dlb $* $prog"
-        echo "$why" | sed 's/^/  /'
-        failed=$((failed + 1))
-    fi
-}
-
 for prog in "${programs[@]}"; do
     for threads in $threads_list; do
         for topo in $topologies; do
-            run "$prog" "$dlb" OMP_NUM_THREADS="$threads" XOMP_TOPOLOGY="$topo"
+            dlb_run "$prog" "$dlb" OMP_NUM_THREADS="$threads" XOMP_TOPOLOGY="$topo"
         done
     done
-    run "$prog" "$dlb" OMP_NUM_THREADS=3 XOMP_QUEUE_SIZE=2 XOMP_TOPOLOGY=2x2
-    run "$prog" "$dlb" OMP_NUM_THREADS=4 XOMP_PLACEMENT=rr XOMP_SPIN_US=0 XOMP_TOPOLOGY=2x2
-    run "$prog" "$dlb" OMP_NUM_THREADS=4 XOMP_DLB_VICTIMS=3 XOMP_DLB_STEAL=8 \
+    dlb_run "$prog" "$dlb" OMP_NUM_THREADS=3 XOMP_QUEUE_SIZE=2 XOMP_TOPOLOGY=2x2
+    dlb_run "$prog" "$dlb" OMP_NUM_THREADS=4 XOMP_PLACEMENT=rr XOMP_SPIN_US=0 XOMP_TOPOLOGY=2x2
+    dlb_run "$prog" "$dlb" OMP_NUM_THREADS=4 XOMP_DLB_VICTIMS=3 XOMP_DLB_STEAL=8 \
         XOMP_DLB_INTERVAL=0 XOMP_DLB_PLOCAL=0.5 XOMP_TOPOLOGY=2x2
-    run "$prog" "$dlb" OMP_NUM_THREADS=5 XOMP_DLB_STEAL=half XOMP_DLB_INTERVAL=1 XOMP_TOPOLOGY=2x3
-    run "$prog" "$dlb" OMP_NUM_THREADS=4 XOMP_BARRIER=central XOMP_DLB_PLOCAL=0 \
+    dlb_run "$prog" "$dlb" OMP_NUM_THREADS=5 XOMP_DLB_STEAL=half XOMP_DLB_INTERVAL=1 XOMP_TOPOLOGY=2x3
+    dlb_run "$prog" "$dlb" OMP_NUM_THREADS=4 XOMP_BARRIER=central XOMP_DLB_PLOCAL=0 \
         XOMP_TOPOLOGY=2x2
 done
 echo "dlb stress, XOMP_DLB=$dlb: $runs runs, $failed failed"

@@ -2,7 +2,7 @@
 #
 # Sourced by the load-balancing tests: read the totals that XOMP_STATS=1
 # prints at exit ("xomp stats:   COUNT  NAME  text") and check that they add
-# up.
+# up, and run a test program under a strategy with those checks (dlb_run).
 
 # stat FILE NAME: the total of counter NAME in FILE (0 if absent).
 stat() {
@@ -40,4 +40,29 @@ check_stats() {
         ok=1
     fi
     return $ok
+}
+
+# dlb_run PROG STRATEGY [VAR=VALUE...]: run test program PROG of the build
+# directory $build on xomp with XOMP_DLB=STRATEGY, XOMP_STATS=1 and the
+# given settings, its output in $out.  A failure (exit status, a hang
+# caught by `timeout`, or counters that do not add up) is printed and
+# counted in $failed; $runs counts the runs.  Returns 1 on a failure.
+dlb_run() {
+    local prog=$1 dlb=$2
+    shift 2
+    runs=$((runs + 1))
+    if ! env "$@" XOMP_DLB="$dlb" XOMP_STATS=1 LD_LIBRARY_PATH="$build/lib" \
+            XOMP_TEST_RUNTIME=xomp timeout 300 "$build/tests/$prog" >"$out" 2>&1; then
+        echo "FAILED (exit or hang): XOMP_DLB=$dlb $* $prog"
+        grep -v '^xomp stats' "$out" | tail -5
+        failed=$((failed + 1))
+        return 1
+    fi
+    local why
+    if ! why=$(check_stats "$out" "$dlb"); then
+        echo "FAILED (counters): XOMP_DLB=$dlb $* $prog"
+        echo "$why" | sed 's/^/  /'
+        failed=$((failed + 1))
+        return 1
+    fi
 }
