@@ -76,6 +76,17 @@ static void env_bool(const char *name, bool *var)
         invalid(name, v, *var ? "true" : "false");
 }
 
+/* The words of XOMP_DLB and XOMP_PROFILE, by value (env_choice parses
+ * them, xomp_dlb_name and xomp_profile_mode_name print them). */
+static const char *const dlb_names[] = {
+    [XOMP_DLB_NONE] = "none",           [XOMP_DLB_WS] = "ws",
+    [XOMP_DLB_RP] = "rp",               [XOMP_DLB_WAIT] = "wait",
+    [XOMP_DLB_WAITFREE1] = "waitfree1", [XOMP_DLB_WAITFREE2] = "waitfree2",
+};
+static const char *const profile_mode_names[] = {[XOMP_PROFILE_OFF] = "off",
+                                                 [XOMP_PROFILE_COUNTERS] = "counters",
+                                                 [XOMP_PROFILE_EVENTS] = "events"};
+
 /* One word of `words` (any case): *var becomes its index. */
 static void env_choice(const char *name, const char *const *words, int nwords, int *var)
 {
@@ -430,17 +441,9 @@ static void env_xomp(void)
     if (env_uint("XOMP_MAX_DEPTH", 1, 1u << 20, &x, ""))
         xomp_cfg.max_depth = (unsigned)x;
 
-    v = getenv("XOMP_DLB");
-    if (v) {
-        bool known = false;
-        for (int d = XOMP_DLB_NONE; d <= XOMP_DLB_WAITFREE2; d++)
-            if (!strcasecmp(v, xomp_dlb_name((enum xomp_dlb)d))) {
-                xomp_cfg.dlb = (enum xomp_dlb)d;
-                known = true;
-            }
-        if (!known)
-            invalid("XOMP_DLB", v, xomp_dlb_name(xomp_cfg.dlb));
-    }
+    word = (int)xomp_cfg.dlb;
+    env_choice("XOMP_DLB", dlb_names, XOMP_DLB_WAITFREE2 + 1, &word);
+    xomp_cfg.dlb = (enum xomp_dlb)word;
     v = getenv("XOMP_DLB_STEAL");
     x = xomp_cfg.dlb_steal;
     if (v && !strcasecmp(v, "half"))
@@ -490,23 +493,9 @@ static void env_xomp(void)
 /* The profiler's switches (src/prof/README.md). */
 static void env_profile(void)
 {
-    const char *v = getenv("XOMP_PROFILE");
-    if (v) {
-        const char *s = skip_space(v);
-        static const enum xomp_profile_mode modes[] = {XOMP_PROFILE_OFF, XOMP_PROFILE_COUNTERS,
-                                                      XOMP_PROFILE_EVENTS};
-        bool known = false;
-        for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
-            const char *word = xomp_profile_mode_name(modes[i]);
-            size_t n = strlen(word);
-            if (!strncasecmp(s, word, n) && !*skip_space(s + n)) {
-                xomp_cfg.profile = modes[i];
-                known = true;
-            }
-        }
-        if (!known)
-            invalid("XOMP_PROFILE", v, "off");
-    }
+    int mode = (int)xomp_cfg.profile; /* off until here */
+    env_choice("XOMP_PROFILE", profile_mode_names, XOMP_PROFILE_EVENTS + 1, &mode);
+    xomp_cfg.profile = (enum xomp_profile_mode)mode;
 #if defined(XOMP_PROFILER) && !XOMP_PROFILER
     if (xomp_cfg.profile == XOMP_PROFILE_EVENTS) {
         xomp_warn("XOMP_PROFILE=events: event recording is compiled out of this build "
@@ -520,7 +509,7 @@ static void env_profile(void)
     if (env_uint("XOMP_PROFILE_EVENTS", 16, 1ul << 28, &x, ""))
         xomp_cfg.profile_events = (unsigned)x;
 
-    v = getenv("XOMP_PROFILE_DIR");
+    const char *v = getenv("XOMP_PROFILE_DIR");
     if (v) {
         if (!*skip_space(v) || strlen(v) >= PATH_MAX - 64)
             invalid("XOMP_PROFILE_DIR", v, "./xomp-profile-PID");
@@ -657,17 +646,14 @@ int xomp_env_word(const char *value, const char *const *words, int nwords)
 
 const char *xomp_dlb_name(enum xomp_dlb dlb)
 {
-    static const char *const names[] = {
-        [XOMP_DLB_NONE] = "none",           [XOMP_DLB_WS] = "ws",
-        [XOMP_DLB_RP] = "rp",               [XOMP_DLB_WAIT] = "wait",
-        [XOMP_DLB_WAITFREE1] = "waitfree1", [XOMP_DLB_WAITFREE2] = "waitfree2",
-    };
-    return (unsigned)dlb < sizeof names / sizeof names[0] ? names[dlb] : "?";
+    return (unsigned)dlb < sizeof dlb_names / sizeof dlb_names[0] ? dlb_names[dlb] : "?";
 }
 
 const char *xomp_profile_mode_name(enum xomp_profile_mode mode)
 {
-    return mode == XOMP_PROFILE_EVENTS ? "events" : mode == XOMP_PROFILE_COUNTERS ? "counters" : "off";
+    return (unsigned)mode < sizeof profile_mode_names / sizeof profile_mode_names[0]
+               ? profile_mode_names[mode]
+               : "?";
 }
 
 void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child)
