@@ -25,6 +25,7 @@ XOMP_EXPORT const char *xomp_version(void)
 __attribute__((constructor)) static void xomp_init(void)
 {
     xomp_config_init();
+    xomp_wait_init(); /* the sleepers' process-wide fence (membarrier) */
     xomp_prof_init(); /* the clock, before the first thread state records */
     /* The variables of the allocator, affinity-format, teams and target
      * modules; before any thread exists or is bound. */

@@ -3,6 +3,7 @@
 #include "../runtime/team.h"
 #include "../runtime/thread.h"
 #include "../task/reduction.h"
+#include "../task/task_core.h"
 #include "abi.h"
 
 #include <stdlib.h>
@@ -38,6 +39,6 @@ XOMP_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, un
     n = xomp_parallel_start_in_taskgroup(fn, data, n, flags, tg);
     fn(data);
     xomp_parallel_end();
-    free(tg);
+    xomp_taskgroup_delete(thr, tg);
     return n;
 }

@@ -54,6 +54,17 @@ static __attribute__((noinline)) void task_spawn_usual_slow(void (*fn)(void *), 
     XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
 }
 
+/* A usual task queued in the creator's deque (noinline: the deque and
+ * the wake-up check need registers that the team-of-one path must not
+ * pay a stack frame for). */
+static __attribute__((noinline)) void task_spawn_queued(struct xomp_thread *thr,
+                                                        struct xomp_task *t, void (*fn)(void *),
+                                                        void *data, size_t arg_size,
+                                                        unsigned flags)
+{
+    xomp_task_spawn_fast(thr, t, fn, data, arg_size, flags);
+}
+
 /* The hot path: a task with usual arguments (noinline and with few
  * arguments, so that it needs no stack frame: every call it makes is a
  * tail call). */
@@ -68,7 +79,7 @@ static __attribute__((noinline)) void task_spawn_usual(void (*fn)(void *), void 
         if (thr->team->run_tasks_now)
             xomp_task_run_solo(thr, t, fn, data, flags);
         else
-            xomp_task_spawn_fast(thr, t, fn, data, arg_size, flags);
+            task_spawn_queued(thr, t, fn, data, arg_size, flags);
         return;
     }
     task_spawn_usual_slow(fn, data, arg_size, flags);

@@ -174,7 +174,6 @@ static bool write_meta(FILE *f, const struct xomp_prof_snapshot *snap)
     fprintf(f, "dump_ns = %llu\n", (unsigned long long)snap->now.ns);
     fprintf(f, "threads = %u\n", snap->nthreads);
     fprintf(f, "omp_num_threads = %u\n", xomp_cfg.icv.nthreads);
-    fprintf(f, "placement = %s\n", xomp_cfg.placement == XOMP_PLACEMENT_RR ? "rr" : "local");
     fprintf(f, "dlb = %s\n", xomp_dlb_name(xomp_cfg.dlb));
     fprintf(f, "barrier = %s\n", xomp_cfg.barrier == XOMP_BARRIER_TREE ? "tree" : "central");
     fprintf(f, "numa_nodes = %u\n", xomp_topology_nodes());

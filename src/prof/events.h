@@ -40,18 +40,16 @@ enum xomp_prof_event_type {
     XOMP_EV_TASKGROUP = 7,     /* waiting at the end of a taskgroup */
     XOMP_EV_BARRIER = 8,       /* inside a team barrier */
     XOMP_EV_STALL = 9,         /* waiting with no task to run */
-    XOMP_EV_STEAL_REQUEST = 10, /* instant: asked a victim for work */
-    XOMP_EV_STEAL_SERVE = 11,  /* instant: answered a thief */
+    /* 10 and 11 were the requests and answers of message-based load
+     * balancing (retired): old dumps may hold them. */
+    XOMP_EV_STEAL = 12,        /* instant: took b tasks from member a's deque */
 };
-#define XOMP_EV_TYPE_MAX XOMP_EV_STEAL_SERVE
+#define XOMP_EV_TYPE_MAX XOMP_EV_STEAL
 
 enum xomp_prof_phase { XOMP_EV_BEGIN = 0, XOMP_EV_END = 1, XOMP_EV_INSTANT = 2 };
 
 /* TASK begin, argument b. */
 #define XOMP_EV_TASK_UNDEFERRED 1u
-/* STEAL_SERVE, argument b: tasks moved, or this bit and the number of
- * new tasks redirected to the thief (XOMP_DLB=rp). */
-#define XOMP_EV_SERVE_REDIRECT 0x80000000u
 /* THREAD begin, argument a. */
 enum xomp_prof_thread_kind { XOMP_THREAD_INITIAL = 0, XOMP_THREAD_POOL = 1, XOMP_THREAD_USER = 2 };
 

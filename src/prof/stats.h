@@ -2,9 +2,8 @@
 /*
  * Always-on scheduling counters, one set per thread, incremented only by
  * their thread (plain adds, no atomics).  XOMP_STATS=1 prints them at exit.
- * They are the seed's Table 6.2 quantities.  Counts are per thread that
- * did the thing: tasks run by the thread that ran them, requests sent by
- * the thief, requests handled and tasks stolen by the victim.  The NUMA
+ * Counts are per thread that did the thing: tasks run by the thread that
+ * ran them, steals by the thief.  The NUMA
  * ones (local/remote) follow the region's NUMA map (topo/numa.h, XOMP_TOPOLOGY).
  */
 #ifndef XOMP_STATS_H
@@ -18,18 +17,16 @@
     X(run_self, "run by the thread that created them")                                  \
     X(run_local, "run by another thread of their creator's NUMA node")                  \
     X(run_remote, "run by a thread of another NUMA node than their creator's")         \
-    X(pushed_other, "pushed into another thread's ring (static push)")                   \
-    X(immediate, "run at once because the target ring was full")                        \
+    X(immediate, "run at once because the creator's deque was full")                   \
     X(undeferred, "undeferred (if(0), final, depth bound, no team, a team of 1)")       \
-    X(req_sent, "load-balancing requests sent")                                         \
-    X(req_handled, "requests handled (= with_steal + src_empty + target_full)")         \
-    X(req_with_steal, "requests that moved work")                                       \
-    X(req_src_empty, "requests refused: nothing to give")                               \
-    X(req_target_full, "requests refused: the thief's ring was full")                   \
-    X(tasks_stolen, "tasks moved or redirected to a thief")                             \
-    X(stolen_local, "of those, to a thief in the victim's NUMA node")                   \
-    X(stolen_remote, "of those, to a thief in another NUMA node")                       \
-    X(wait_timeouts, "wait: steal attempts that stopped waiting for an answer")         \
+    X(steals, "steals that took work (the thief counts)")                               \
+    X(tasks_stolen, "tasks taken by those steals")                                      \
+    X(stolen_local, "of those, from a member of the thief's NUMA node")                 \
+    X(stolen_remote, "of those, from a member of another NUMA node")                    \
+    X(steals_refused, "steals refused: the oldest task was not a descendant of the "     \
+                      "waiting task (tied-task constraint)")                            \
+    X(uncovered, "tasks moved to the common queue to reach a descendant beneath them")  \
+    X(wakes, "sleeping threads woken to take a published task")                         \
     X(barriers, "barriers passed")
 
 struct xomp_stats {

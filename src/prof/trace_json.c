@@ -23,13 +23,12 @@ static const char *const event_names[] = {
     [XOMP_EV_TASKGROUP] = "taskgroup",
     [XOMP_EV_BARRIER] = "barrier",
     [XOMP_EV_STALL] = "stall",
-    [XOMP_EV_STEAL_REQUEST] = "steal request",
-    [XOMP_EV_STEAL_SERVE] = "steal serve",
+    [XOMP_EV_STEAL] = "steal",
 };
 
 const char *xomp_prof_event_name(unsigned type)
 {
-    return type >= 1 && type <= XOMP_EV_TYPE_MAX ? event_names[type] : "?";
+    return type >= 1 && type <= XOMP_EV_TYPE_MAX && event_names[type] ? event_names[type] : "?";
 }
 
 static const char *const kind_words[] = {"initial", "pool", "user"};
@@ -113,12 +112,7 @@ static void write_instant(const struct writer *w, const struct xomp_prof_record 
     fprintf(f, ",\n{\"name\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%ld,"
                "\"tid\":%u,\"ts\":%.3f,\"args\":{",
             xomp_prof_event_name(r->type), w->pid, w->tid, us(w, r->ticks));
-    if (r->type == XOMP_EV_STEAL_REQUEST)
-        fprintf(f, "\"victim\":%u}}", r->a);
-    else if (r->b & XOMP_EV_SERVE_REDIRECT)
-        fprintf(f, "\"thief\":%u,\"redirect\":%u}}", r->a, r->b & ~XOMP_EV_SERVE_REDIRECT);
-    else
-        fprintf(f, "\"thief\":%u,\"moved\":%u}}", r->a, r->b);
+    fprintf(f, "\"victim\":%u,\"tasks\":%u}}", r->a, r->b);
 }
 
 /* One thread's records before the trace's end.  Returns false when they

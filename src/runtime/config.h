@@ -34,22 +34,17 @@ enum xomp_proc_bind {
 };
 
 enum xomp_wait_policy { XOMP_WAIT_DEFAULT, XOMP_WAIT_ACTIVE, XOMP_WAIT_PASSIVE };
-enum xomp_placement { XOMP_PLACEMENT_RR, XOMP_PLACEMENT_LOCAL };
-/* XOMP_DLB_STEAL=half: a victim gives half of its queued tasks (dlb.c). */
+/* XOMP_DLB_STEAL=half: a thief takes half of its victim's queued tasks
+ * (sched/steal.c). */
 #define XOMP_DLB_STEAL_HALF 0u
 /* What a team of one does with a new deferrable task: run it at once (as
  * LLVM libomp does in a serialized team) or queue it like a larger team. */
 enum xomp_solo { XOMP_SOLO_RUN, XOMP_SOLO_QUEUE };
 enum xomp_barrier_kind { XOMP_BARRIER_TREE, XOMP_BARRIER_CENTRAL };
-/* Load-balancing strategies (sched/dlb.h): the seed's NA-WS and NA-RP, and
- * X-OpenMP's wait-based and wait-free stealing (one or two tasks). */
+/* Load balancing (sched/steal.h): NUMA-aware work stealing by idle
+ * threads, the one strategy kept (README, "Load balancing"). */
 enum xomp_dlb {
-    XOMP_DLB_NONE,
     XOMP_DLB_WS,
-    XOMP_DLB_RP,
-    XOMP_DLB_WAIT,
-    XOMP_DLB_WAITFREE1,
-    XOMP_DLB_WAITFREE2,
 };
 /* XOMP_PROFILE (src/prof/README.md). */
 enum xomp_profile_mode { XOMP_PROFILE_OFF, XOMP_PROFILE_COUNTERS, XOMP_PROFILE_EVENTS };
@@ -96,8 +91,7 @@ struct xomp_config {
     char places[256];             /* OMP_PLACES as given (parsed by topo) */
 
     /* xomp's own knobs (XOMP_*). */
-    unsigned queue_size;          /* slots per SPSC ring, a power of two */
-    enum xomp_placement placement;
+    unsigned queue_size;          /* tasks a deque holds before new ones run at once */
     enum xomp_solo solo;          /* XOMP_SOLO */
     enum xomp_barrier_kind barrier;
     unsigned barrier_arity;       /* children per node of the tree barrier */
@@ -106,15 +100,10 @@ struct xomp_config {
      * flag every event site tests (prof/events.h).  The task fast paths
      * test none: recording events turns plain_tasks off (below). */
     bool prof_events;
-    enum xomp_dlb dlb;            /* load-balancing strategy (sched/dlb.h) */
-    unsigned dlb_steal;           /* tasks moved or redirected per request,
-                                     or XOMP_DLB_STEAL_HALF */
-    unsigned dlb_interval;        /* idle polls between a thief's requests */
-    unsigned dlb_victims;         /* victims asked per attempt */
+    enum xomp_dlb dlb;            /* load-balancing strategy (sched/steal.h) */
+    unsigned dlb_steal;           /* tasks a thief takes at once, or XOMP_DLB_STEAL_HALF */
     double dlb_plocal;            /* probability of a victim in the thief's NUMA node */
     uint64_t dlb_plocal_threshold; /* the same as a threshold on 32 random bits */
-    uint64_t dlb_round_start;     /* XOMP_DLB_ROUND_START: a worker's first round (a
-                                     test knob: sched/README.md, "Rounds") */
     bool topology_set;            /* XOMP_TOPOLOGY given */
     char topology[256];           /* XOMP_TOPOLOGY as given (parsed by topo/numa.c) */
     bool stats;                   /* XOMP_STATS: print counters at exit */
@@ -149,7 +138,7 @@ bool xomp_env_uint(const char *name, unsigned long min, unsigned long max, unsig
  * (any case, surrounding blanks allowed), else -1. */
 int xomp_env_word(const char *value, const char *const *words, int nwords);
 
-/* "none", "ws", "rp", "wait", "waitfree1" or "waitfree2". */
+/* "ws". */
 const char *xomp_dlb_name(enum xomp_dlb dlb);
 /* "off", "counters" or "events". */
 const char *xomp_profile_mode_name(enum xomp_profile_mode mode);

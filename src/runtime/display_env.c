@@ -90,7 +90,6 @@ void xomp_display_env(bool verbose)
             fprintf(f, "  GOMP_SPINCOUNT = '%llu'\n", (unsigned long long)c->spin_ns);
     }
     fprintf(f, "  XOMP_QUEUE_SIZE = '%u'\n", c->queue_size);
-    fprintf(f, "  XOMP_PLACEMENT = '%s'\n", c->placement == XOMP_PLACEMENT_RR ? "rr" : "local");
     fprintf(f, "  XOMP_SOLO = '%s'\n", c->solo == XOMP_SOLO_RUN ? "run" : "queue");
     fprintf(f, "  XOMP_BARRIER = '%s'\n", c->barrier == XOMP_BARRIER_TREE ? "tree" : "central");
     fprintf(f, "  XOMP_BARRIER_ARITY = '%u'\n", c->barrier_arity);
@@ -100,8 +99,6 @@ void xomp_display_env(bool verbose)
         fputs("  XOMP_DLB_STEAL = 'half'\n", f);
     else
         fprintf(f, "  XOMP_DLB_STEAL = '%u'\n", c->dlb_steal);
-    fprintf(f, "  XOMP_DLB_INTERVAL = '%u'\n", c->dlb_interval);
-    fprintf(f, "  XOMP_DLB_VICTIMS = '%u'\n", c->dlb_victims);
     fprintf(f, "  XOMP_DLB_PLOCAL = '%g'\n", c->dlb_plocal);
     fputs("  XOMP_TOPOLOGY = '", f);
     xomp_topology_print(f);

@@ -78,11 +78,7 @@ static void env_bool(const char *name, bool *var)
 
 /* The words of XOMP_DLB and XOMP_PROFILE, by value (env_choice parses
  * them, xomp_dlb_name and xomp_profile_mode_name print them). */
-static const char *const dlb_names[] = {
-    [XOMP_DLB_NONE] = "none",           [XOMP_DLB_WS] = "ws",
-    [XOMP_DLB_RP] = "rp",               [XOMP_DLB_WAIT] = "wait",
-    [XOMP_DLB_WAITFREE1] = "waitfree1", [XOMP_DLB_WAITFREE2] = "waitfree2",
-};
+static const char *const dlb_names[] = {[XOMP_DLB_WS] = "ws"};
 static const char *const profile_mode_names[] = {[XOMP_PROFILE_OFF] = "off",
                                                  [XOMP_PROFILE_COUNTERS] = "counters",
                                                  [XOMP_PROFILE_EVENTS] = "events"};
@@ -402,6 +398,40 @@ static void env_plocal(void)
     xomp_cfg.dlb_plocal_threshold = (uint64_t)(xomp_cfg.dlb_plocal * 4294967296.0);
 }
 
+/* Settings of the scheduler that needed a busy member's help to move work
+ * (message-based load balancing and static placement): the scheduler now
+ * lets idle members take queued tasks themselves (src/sched/README.md), so
+ * they are gone.  One line each, and the program goes on. */
+static void env_retired(void)
+{
+    static const char *const gone[][2] = {
+        {"XOMP_PLACEMENT", "a new task always starts in its creator's deque; idle threads steal"},
+        {"XOMP_DLB_INTERVAL", "idle threads steal without asking"},
+        {"XOMP_DLB_VICTIMS", "idle threads steal without asking"},
+        {"XOMP_DLB_ROUND_START", "load balancing has no rounds any more"},
+    };
+    for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
+        if (getenv(gone[i][0]))
+            xomp_warn("%s is no longer supported (%s); ignored", gone[i][0], gone[i][1]);
+}
+
+/* XOMP_DLB: ws is the one strategy left; the others needed a victim's
+ * help, which a busy or blocked victim never gives. */
+static void env_dlb(void)
+{
+    const char *v = getenv("XOMP_DLB");
+    static const char *const retired[] = {"none", "rp", "wait", "waitfree1", "waitfree2"};
+    if (v && xomp_env_word(v, retired, 5) >= 0) {
+        xomp_warn("XOMP_DLB=%s is no longer supported (a strategy that needs a busy thread's "
+                  "help can strand tasks behind a blocked one); using ws",
+                  v);
+        return;
+    }
+    int word = (int)xomp_cfg.dlb;
+    env_choice("XOMP_DLB", dlb_names, XOMP_DLB_WS + 1, &word);
+    xomp_cfg.dlb = (enum xomp_dlb)word;
+}
+
 /* xomp's own knobs. */
 static void env_xomp(void)
 {
@@ -418,15 +448,10 @@ static void env_xomp(void)
         xomp_cfg.queue_size = (unsigned)x;
     }
 
-    static const char *const placements[] = {[XOMP_PLACEMENT_RR] = "rr",
-                                              [XOMP_PLACEMENT_LOCAL] = "local"};
     static const char *const solos[] = {[XOMP_SOLO_RUN] = "run", [XOMP_SOLO_QUEUE] = "queue"};
     static const char *const barriers[] = {[XOMP_BARRIER_TREE] = "tree",
                                            [XOMP_BARRIER_CENTRAL] = "central"};
-    int word = (int)xomp_cfg.placement;
-    env_choice("XOMP_PLACEMENT", placements, 2, &word);
-    xomp_cfg.placement = (enum xomp_placement)word;
-    word = (int)xomp_cfg.solo;
+    int word = (int)xomp_cfg.solo;
     env_choice("XOMP_SOLO", solos, 2, &word);
     xomp_cfg.solo = (enum xomp_solo)word;
     word = (int)xomp_cfg.barrier;
@@ -441,9 +466,8 @@ static void env_xomp(void)
     if (env_uint("XOMP_MAX_DEPTH", 1, 1u << 20, &x, ""))
         xomp_cfg.max_depth = (unsigned)x;
 
-    word = (int)xomp_cfg.dlb;
-    env_choice("XOMP_DLB", dlb_names, XOMP_DLB_WAITFREE2 + 1, &word);
-    xomp_cfg.dlb = (enum xomp_dlb)word;
+    env_retired();
+    env_dlb();
     v = getenv("XOMP_DLB_STEAL");
     x = xomp_cfg.dlb_steal;
     if (v && !strcasecmp(v, "half"))
@@ -451,16 +475,6 @@ static void env_xomp(void)
     else if (env_uint("XOMP_DLB_STEAL", 1, 1u << 16, &x,
                       xomp_cfg.dlb_steal == XOMP_DLB_STEAL_HALF ? "half" : ""))
         xomp_cfg.dlb_steal = (unsigned)x;
-    x = xomp_cfg.dlb_interval;
-    if (env_uint("XOMP_DLB_INTERVAL", 0, 1u << 30, &x, ""))
-        xomp_cfg.dlb_interval = (unsigned)x;
-    x = xomp_cfg.dlb_victims;
-    if (env_uint("XOMP_DLB_VICTIMS", 1, 1u << 16, &x, ""))
-        xomp_cfg.dlb_victims = (unsigned)x;
-    /* Tests start the rounds just below their 40-bit wrap (sched/dlb.h). */
-    x = xomp_cfg.dlb_round_start;
-    if (env_uint("XOMP_DLB_ROUND_START", 1, (1ul << 40) - 1, &x, ""))
-        xomp_cfg.dlb_round_start = x;
     env_plocal();
 
     v = getenv("XOMP_TOPOLOGY");
@@ -544,18 +558,14 @@ void xomp_config_init(void)
     c->icv.default_device = 0;
     c->wait_policy = XOMP_WAIT_DEFAULT;
     c->spin_ns = 200 * 1000;                /* 200 us, see docs/tuning */
-    c->spin_ns_oversubscribed = 5 * 1000;   /* threads outnumber CPUs: sleep soon */
+    c->spin_ns_oversubscribed = 2 * 1000;   /* threads outnumber CPUs: yield soon */
     c->queue_size = 256;
-    c->placement = XOMP_PLACEMENT_LOCAL; /* measured faster: docs/benchmarks.md */
     c->solo = XOMP_SOLO_RUN;             /* measured faster: docs/team-of-one.md */
     c->barrier = XOMP_BARRIER_TREE;
     c->barrier_arity = 2;
     c->max_depth = 256;
     c->dlb = XOMP_DLB_WS;
     c->dlb_steal = 1;
-    c->dlb_interval = 16;
-    c->dlb_victims = 1;
-    c->dlb_round_start = 1;
     c->profile = XOMP_PROFILE_OFF;
     c->profile_events = 1u << 20; /* 16 MiB per thread, allocated only with events */
     c->dlb_plocal = 0.9; /* mostly NUMA-local, but never starve a node */

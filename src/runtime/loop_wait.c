@@ -3,12 +3,12 @@
  * Waiting for another member inside a loop construct: for the ordered turn
  * (ordered.c) or for a doacross dependence (doacross.c).
  *
- * While it waits, the member runs tasks queued for it, as in a barrier
- * (within the stack-depth limit): its rings have no other consumer, and the
- * member it waits for may be waiting for one of those tasks (a task and a
- * taskwait inside an ordered region, or inside a doacross iteration).
+ * An ordered or doacross wait is not a task scheduling point: the member
+ * runs no task while it waits (as libgomp).  The tasks in its deque do not
+ * wait for it: any other member may steal them (src/sched/README.md,
+ * "Progress").
  *
- * A waiter spins, then sleeps on its own futex (wait.h).  Before it sleeps
+ * A waiter spins, then yields, then sleeps on its own futex (wait.h).  Before it sleeps
  * the first time it registers: it writes the key it waits for into its
  * member state (`waits_for`, key + 1) and counts itself in the construct's
  * `sleepers`.  A member that makes progress on a key publishes it with a
@@ -29,26 +29,22 @@
  */
 #include "loop.h"
 
-#include "../task/task_core.h"
 #include "team.h"
 #include "thread.h"
 #include "wait.h"
 #include "ws.h"
 
 struct ws_waiter {
-    struct xomp_thread *thr;
     struct xomp_ws_member *me;
     _Atomic uint32_t *sleepers;
     uint64_t key;
     bool (*ready)(const void *);
     const void *arg;
-    bool help;       /* may run queued tasks */
     bool registered;
 };
 
-/* Called by xomp_idle_step when the spin budget is spent, after it
- * announced `sleeping`; true means: do not sleep.  (A task pushed to us
- * wakes us too: its producer's wake pairs with the same announcement.) */
+/* Called by xomp_idle_step when the spin and yield budgets are spent,
+ * after it announced `sleeping`; true means: do not sleep. */
 static bool register_and_recheck(void *p)
 {
     struct ws_waiter *w = p;
@@ -60,7 +56,7 @@ static bool register_and_recheck(void *p)
     }
     /* seq_cst fence F_w: pairs with F_r in xomp_ws_wake. */
     atomic_thread_fence(memory_order_seq_cst);
-    return w->ready(w->arg) || (w->help && xomp_task_has_work(w->thr));
+    return w->ready(w->arg);
 }
 
 void xomp_ws_wait(struct xomp_thread *thr, struct xomp_ws_member *me, _Atomic uint32_t *sleepers,
@@ -68,17 +64,12 @@ void xomp_ws_wait(struct xomp_thread *thr, struct xomp_ws_member *me, _Atomic ui
 {
     if (ready(arg))
         return;
-    struct ws_waiter w = {thr, me, sleepers, key, ready, arg, thr->depth < xomp_cfg.max_depth,
-                          false};
+    struct ws_waiter w = {me, sleepers, key, ready, arg, false};
     struct xomp_idle idle;
-    xomp_idle_begin(&idle, NULL); /* not counted: it does not look for work */
-    while (!ready(arg)) {
-        if (w.help && xomp_task_run_one(thr)) {
-            xomp_idle_reset(&idle);
-            continue;
-        }
-        xomp_idle_step(&thr->waker, &idle, register_and_recheck, &w);
-    }
+    xomp_idle_begin(&idle, &thr->waker, &thr->spin, XOMP_SLEEP_PLAIN);
+    while (!ready(arg))
+        xomp_idle_step(&idle, register_and_recheck, &w);
+    xomp_idle_end(&idle);
     if (w.registered) {
         /* relaxed, both: a waker that still sees the registration only
          * wakes us spuriously, or scans for nothing. */

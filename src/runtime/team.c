@@ -9,7 +9,7 @@
  */
 #include "team.h"
 
-#include "../sched/dlb.h"
+#include "../sched/sched.h"
 #include "../task/depend.h"
 #include "../task/task_core.h"
 #include "../topo/binding.h"
@@ -47,16 +47,6 @@ unsigned xomp_resolve_num_threads(struct xomp_thread *thr, unsigned requested)
 
 /* ---- team objects ---- */
 
-/* Slots per ring: XOMP_QUEUE_SIZE, shrunk for very large teams so that the
- * rings of all pairs stay within 2^22 slots (32 MiB). */
-static unsigned ring_size_for(unsigned capacity)
-{
-    unsigned size = xomp_cfg.queue_size;
-    while (size > 16 && (uint64_t)capacity * capacity * size > (UINT64_C(1) << 22))
-        size >>= 1;
-    return size;
-}
-
 static void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
@@ -75,7 +65,6 @@ struct xomp_team *xomp_team_create(unsigned capacity, unsigned level)
     memset(team, 0, sizeof *team);
     memset(workers, 0, wbytes);
     team->capacity = capacity;
-    team->ring_size = ring_size_for(capacity);
     team->workers = workers;
     team->keeps_threads = level == 1;
     team->member_place = xcalloc(capacity, sizeof *team->member_place);
@@ -88,26 +77,44 @@ struct xomp_team *xomp_team_create(unsigned capacity, unsigned level)
         w->team = team;
         w->id = i;
         w->bar_ticket = 1; /* report cells start at 0: ticket 0 would read as reported */
-        xomp_dlb_init(w);
-        w->push_head = xcalloc(capacity, sizeof *w->push_head);
-        w->pop_tail = xcalloc(capacity, sizeof *w->pop_tail);
-        w->rings = xcalloc(capacity, sizeof *w->rings);
-        w->self_stack = xcalloc(team->ring_size, sizeof *w->self_stack);
-        for (unsigned p = 0; p < capacity; p++)
-            atomic_init(&w->rings[p], NULL);
+        xomp_deque_init(&w->deque, xomp_cfg.queue_size);
+        w->implicit_task = xomp_task_alloc_small(&xomp_self()->cache);
+        xomp_task_init_implicit(w->implicit_task, NULL, team, NULL, &xomp_cfg.icv);
     }
+    xomp_sched_team_init(team);
     return team;
 }
 
+struct left_wait {
+    struct xomp_team *team;
+    unsigned n;
+};
+
+static bool all_left(void *arg)
+{
+    const struct left_wait *lw = arg;
+    for (unsigned i = 1; i < lw->n; i++)
+        /* acquire: pairs with the member's release store when it leaves. */
+        if (atomic_load_explicit(&lw->team->workers[i].left_region, memory_order_acquire) !=
+            lw->team->region)
+            return false;
+    return true;
+}
+
 /* Wait until members 1..n-1 of the last region have left it entirely (they
- * may still be passing the release down the tree). */
+ * may still be passing the release down the tree).  Each member wakes the
+ * master after it left (xomp_team_member_run). */
 static void team_wait_left(struct xomp_team *team, unsigned n)
 {
-    for (unsigned i = 1; i < n; i++)
-        /* acquire: pairs with the member's release store when it leaves. */
-        while (atomic_load_explicit(&team->workers[i].left_region, memory_order_acquire) !=
-               team->region)
-            xomp_cpu_relax();
+    struct left_wait lw = {team, n};
+    if (all_left(&lw))
+        return;
+    struct xomp_thread *self = xomp_self();
+    struct xomp_idle idle;
+    xomp_idle_begin(&idle, &self->waker, &self->spin, XOMP_SLEEP_PLAIN);
+    while (!all_left(&lw))
+        xomp_idle_step(&idle, all_left, &lw);
+    xomp_idle_end(&idle);
 }
 
 void xomp_team_quiesce(struct xomp_thread *master)
@@ -126,15 +133,15 @@ void xomp_team_destroy(struct xomp_team *team)
             threads[i] = team->workers[i + 1].thread;
         xomp_pool_release(threads, team->reserved);
     }
+    struct xomp_thread *self = xomp_self();
     for (unsigned i = 0; i < team->capacity; i++) {
         struct xomp_worker *w = &team->workers[i];
-        for (unsigned p = 0; p < team->capacity; p++)
-            free((void *)atomic_load_explicit(&w->rings[p], memory_order_relaxed));
-        free(w->rings);
-        free(w->self_stack);
-        free(w->push_head);
-        free(w->pop_tail);
+        xomp_deque_destroy(&w->deque);
+        if (w->implicit_task->dep_table)
+            xomp_dep_table_free(w->implicit_task->dep_table);
+        xomp_task_free(&self->cache, w->implicit_task);
     }
+    xomp_sched_team_destroy(team);
     for (unsigned i = 0; i < XOMP_WS_SLOTS; i++)
         xomp_steal_free(&team->ws[i]);
     free(team->workers);
@@ -186,23 +193,25 @@ static struct xomp_team *team_for_region(struct xomp_thread *master, unsigned le
 static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsigned id)
 {
     struct xomp_worker *w = &team->workers[id];
-    w->rr_next = id + 1 < team->nthreads ? id + 1 : 0;
-    w->scan_next = 0;
     w->ws_count = 0;
     w->parallel_cancel_seen = false;
     w->loop.ws = NULL; /* a loop the last region left unended (cancelled) */
     w->loop.fast.kind = XOMP_LOOP_FAST_NONE;
     w->spawned = w->finished = 0;
-    xomp_dlb_begin(team, w);
+    xomp_sched_member_begin(team, w);
     w->bar_ticket = team->barrier_kind == XOMP_BARRIER_TREE ? team->bar.base_ticket : 0;
-    if (w->implicit_task.dep_table) /* normally freed by the last barrier */
-        xomp_dep_table_free(w->implicit_task.dep_table);
-    xomp_task_init_implicit(&w->implicit_task, thr, team, team->parent_task, &team->icv);
-    w->implicit_task.taskgroup = team->implicit_taskgroup;
+    struct xomp_task *implicit = w->implicit_task;
+    if (implicit->dep_table) /* normally freed by the last barrier */
+        xomp_dep_table_free(implicit->dep_table);
+    xomp_task_init_implicit(implicit, thr, team, team->parent_task, &team->icv);
+    /* release: as in xomp_task_init (sched/lineage.h). */
+    __atomic_store_n(&implicit->taskgroup, team->implicit_taskgroup, __ATOMIC_RELEASE);
+    /* Our deque is empty (the last region's barrier ran every task). */
+    xomp_sched_mark(implicit, w);
     thr->team = team;
     thr->worker = w;
     thr->team_id = id;
-    thr->task = &w->implicit_task;
+    thr->task = implicit;
     if (id != 0)
         thr->depth = 0; /* a fresh stack; the master keeps counting its own */
     thr->region_seen = team->region;
@@ -223,8 +232,12 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
     thr->team = NULL;
     thr->worker = NULL;
     thr->task = &thr->initial_task;
+    struct xomp_thread *master = team->master;
     /* release: the master's acquire in team_wait_left knows we are out. */
     atomic_store_explicit(&team->workers[id].left_region, region, memory_order_release);
+    /* The master may be waiting for us (team_wait_left); thread states
+     * are never freed, so reading it before the store above is enough. */
+    xomp_wake_if_sleeping(&master->waker);
 }
 
 /* ---- regions ---- */
@@ -265,7 +278,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     atomic_store_explicit(&team->ws_cancelled, false, memory_order_relaxed);
     xomp_icv_next_level(&thr->task->icv, &team->icv);
     xomp_bind_plan(team, thr, flags & 7);
-    xomp_dlb_plan(team); /* NUMA map, after the places are planned */
+    xomp_sched_plan(team); /* NUMA map, after the places are planned */
 
     /* Barrier: tickets continue from the master's (the largest); every
      * member's task counters start from zero (member_begin). */

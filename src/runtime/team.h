@@ -4,9 +4,8 @@
  *
  * A team has `nthreads` members; member 0 is the master (the thread that
  * encountered the parallel construct).  Each member has a `struct
- * xomp_worker`: its implicit task, its half of the XQueue (the rings it
- * consumes, and its producer cursors into everybody else's rings), its
- * termination counters and its barrier node.  Fields are grouped by who
+ * xomp_worker`: its implicit task, its task deque, its termination
+ * counters and its barrier node.  Fields are grouped by who
  * writes them, so that one thread's writes do not invalidate another's hot
  * lines.
  *
@@ -18,6 +17,8 @@
 #define XOMP_TEAM_H
 
 #include "../sched/barrier.h"
+#include "../sched/deque.h"
+#include "../sched/pools.h"
 #include "../task/task.h"
 #include "config.h"
 #include "ws.h"
@@ -29,11 +30,7 @@
 struct xomp_thread;
 struct xomp_team;
 
-/* Ring of producer p inside consumer c's block: one pointer per pair,
- * allocated by the producer on first use (see xqueue.h). */
-typedef struct xomp_task *_Atomic xomp_slot_t;
-
-/* Where a member sits in the NUMA map of its region (sched/dlb.c). */
+/* Where a member sits in the NUMA map of its region (sched/steal.c). */
 struct xomp_member_map {
     uint16_t node;  /* its NUMA node (topo/numa.h) */
     uint16_t first; /* its node's members: team->node_members[first, first + len) */
@@ -46,8 +43,6 @@ struct xomp_worker {
     _Alignas(64) struct xomp_thread *thread;
     struct xomp_team *team;
     unsigned id;
-    unsigned rr_next;      /* round-robin placement cursor */
-    unsigned scan_next;    /* where the next ring scan starts */
     uint64_t spawned;      /* deferred tasks this member created */
     uint64_t finished;     /* deferred tasks this member completed */
     uint64_t bar_ticket;   /* tree barrier: next wave ticket to report */
@@ -55,50 +50,22 @@ struct xomp_worker {
     /* A cancellable barrier reported the region's cancellation
      * (xomp_barrier_wait_region_end). */
     bool parallel_cancel_seen;
-    uint32_t *push_head;   /* [capacity] producer cursor per consumer */
-    uint32_t *pop_tail;    /* [capacity] consumer cursor per producer */
-    /* Own tasks (xqueue.h): a deque in a circular array of ring_size; the
-     * member pops its newest at `top`, and gives its oldest away at `bottom`
-     * (load balancing).  Free-running counters. */
-    struct xomp_task **self_stack;
-    uint32_t self_top, self_bottom;
-    /* Ready tasks that found their ring full where running them at once
-     * could recurse (task.c); run before the rings are polled. */
-    struct xomp_task *overflow_head, *overflow_tail;
-    /* Load balancing, owner's side (dlb.c). */
-    uint64_t dlb_round;          /* round requests must carry to be valid */
-    int dlb_redirect;            /* rp: member receiving our next new tasks, or -1 */
-    unsigned dlb_redirect_left;  /* new tasks still to redirect */
-    unsigned dlb_given;          /* tasks given for the request being served */
-    unsigned dlb_countdown;      /* idle polls until the next request */
-    uint64_t dlb_random;         /* victim choice */
-    int dlb_last_victim;         /* wait, waitfree: victim that gave us work
-                                    last time (asked first), or -1 */
-    uint32_t dlb_last_tail;      /* waitfree: pop_tail[dlb_last_victim] when asked */
-    int dlb_pending;             /* wait: victim holding our unanswered request, or -1 */
-    uint64_t dlb_pending_round;  /* ... and the round it carries */
-    unsigned dlb_wait_budget;    /* wait: polls to wait for an answer (adaptive) */
-    struct xomp_member_map map; /* our place in the region's NUMA map */
+    /* Stealing (sched/steal.c). */
+    uint64_t steal_random;       /* victim choice (xorshift) */
+    int steal_hint;              /* a member that had work when last looked, or -1 */
+    struct xomp_member_map map;  /* our place in the region's NUMA map */
 
-    /* ---- written by producers (any member), read by this member ---- */
-    /* Rings this member consumes, one per producer; NULL until used. */
-    _Alignas(64) _Atomic(xomp_slot_t *) *rings;
-    _Atomic uint32_t hint; /* last producer that pushed here (benign race) */
-
-    /* ---- load-balancing cells (dlb.h): requests written by thieves (and
-     * by this member: its self request while idle), the round written by
-     * this member, the stolen cell by the victim serving this member ---- */
-    struct {
-        _Alignas(64) _Atomic uint64_t request; /* round | thief << 40 */
-        _Atomic uint64_t round;
-        _Atomic(struct xomp_task *) stolen;  /* wait: a task handed to us */
-    } dlb;
+    /* ---- the member's task deque: bottom written by the member, top by
+     * thieves (sched/deque.h) ---- */
+    struct xomp_deque deque;
 
     /* ---- written by this member after it fully left the region ---- */
     _Alignas(64) _Atomic uint64_t left_region;
 
     struct xomp_bar_node bar;
-    struct xomp_task implicit_task;
+    /* A task block from the task caches, not a field: task blocks are
+     * type-stable, which the speculative reads of sched/lineage.h need. */
+    struct xomp_task *implicit_task;
     struct xomp_ws_member loop; /* its worksharing loop or sections (loop.c) */
 };
 
@@ -106,8 +73,7 @@ struct xomp_team {
     unsigned nthreads;  /* members in the current region */
     /* A team of one with XOMP_SOLO=run: new tasks run at once (task.c). */
     bool run_tasks_now;
-    unsigned capacity;  /* members the rings and arrays are sized for */
-    unsigned ring_size; /* slots per ring (power of two) */
+    unsigned capacity;  /* members the arrays are sized for */
     unsigned level;     /* nesting level of this team's regions (1 = outermost) */
     unsigned active_level;
     struct xomp_team *parent;   /* team of the master when it encountered us */
@@ -119,11 +85,15 @@ struct xomp_team {
     bool keeps_threads;         /* outermost hot team: members stay reserved */
     _Atomic bool cancelled;     /* `cancel parallel` was requested (abi/cancel.c) */
     _Atomic bool ws_cancelled;  /* `cancel for|sections` (consumed by the barrier) */
-    /* Tasks made ready by threads outside the team (task.c). */
-    _Atomic(struct xomp_task *) inbox;
-    /* Members asleep in a wait that runs tasks (barrier, taskwait, ...):
-     * a creator that queues work wakes one (xomp_dlb_offer). */
-    _Atomic uint32_t idle_sleepers;
+    /* Members asleep in a wait that runs tasks: in a barrier (low half:
+     * free to run any task) or under the tied-task constraint (high half);
+     * whoever queues a task wakes one that may run it (sched/notify.c).
+     * Its own line: read at every task publication, written only when
+     * members fall asleep or wake. */
+    _Alignas(64) _Atomic uint64_t sleepers;
+    /* Queued tasks that belong in no deque: priorities, tasks uncovered by
+     * a constrained waiter, tasks made ready from outside (sched/pools.h). */
+    struct xomp_pools pools;
     enum xomp_barrier_kind barrier_kind;
     struct xomp_thread *master;
     unsigned reserved;          /* keeps_threads: workers 1..reserved own a thread */
@@ -134,7 +104,7 @@ struct xomp_team {
     int *member_place;
     uint16_t *member_part_first;
     uint16_t *member_part_len;
-    /* NUMA map of the region (sched/dlb.c): each member's node, and the
+    /* NUMA map of the region (sched/steal.c): each member's node, and the
      * members grouped by node (for choosing victims).  It depends only on
      * the member count when the team is unbound: map_nthreads is that
      * count then, 0 when it must be made again. */
@@ -162,7 +132,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
 void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
 void xomp_parallel_end(void);
 
-/* A team object with room for `capacity` members (rings, arrays), and its
+/* A team object with room for `capacity` members (deques, arrays), and its
  * destruction (after every member left).  Exposed for unit tests. */
 struct xomp_team *xomp_team_create(unsigned capacity, unsigned level);
 void xomp_team_destroy(struct xomp_team *team);

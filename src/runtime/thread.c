@@ -35,6 +35,8 @@ static struct xomp_thread *thread_new(void)
         xomp_fatal("out of memory allocating a thread state");
     memset(t, 0, sizeof *t);
     t->place = -1;
+    t->spin.budget_ns = t->dock_spin.budget_ns = xomp_cfg.spin_ns;
+    atomic_init(&t->waker.cpu, -1);
     xomp_task_init_implicit(&t->initial_task, t, NULL, NULL, &xomp_cfg.icv);
     t->task = &t->initial_task;
     xomp_prof_thread_init(t);
@@ -67,9 +69,10 @@ static bool dock_recheck(void *arg)
 static void dock_wait(struct xomp_thread *thr)
 {
     struct xomp_idle idle;
-    xomp_idle_begin(&idle, NULL);
+    xomp_idle_begin(&idle, &thr->waker, &thr->dock_spin, XOMP_SLEEP_PLAIN);
     while (!dock_recheck(thr))
-        xomp_idle_step(&thr->waker, &idle, dock_recheck, thr);
+        xomp_idle_step(&idle, dock_recheck, thr);
+    xomp_idle_end(&idle);
     thr->launch_seen = atomic_load_explicit(&thr->launch, memory_order_acquire);
 }
 

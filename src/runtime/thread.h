@@ -11,6 +11,7 @@
 #include "../task/task.h"
 #include "../prof/events.h"
 #include "../prof/stats.h"
+#include "../sched/constraint.h"
 #include "../task/task_alloc.h"
 #include "team.h"
 #include "wait.h"
@@ -28,7 +29,15 @@ struct xomp_thread {
     struct xomp_worker *worker; /* &team->workers[team_id] */
     unsigned team_id;
     unsigned depth;             /* explicit-task frames on this stack */
+    /* The innermost wait this thread is in that runs tasks (a barrier,
+     * taskwait, ...), or NULL: an untied task's wait keeps its constraint
+     * (sched/constraint.h). */
+    const struct xomp_sched_wait *wait;
+    struct xomp_spin spin;      /* adaptive spin budget of its waits (wait.h) */
+    struct xomp_spin dock_spin; /* ... and of the dock, apart: its waits are
+                                   the program's serial sections */
     struct xomp_task_cache cache;
+    struct xomp_taskgroup *taskgroup_cache; /* free taskgroup blocks (task.c) */
     struct xomp_stats stats; /* owner-only counters (prof/stats.h) */
     struct xomp_prof_thread prof; /* event buffer (prof/events.h) */
 

@@ -3,10 +3,17 @@
 
 #include "config.h"
 #include "futex.h"
+#include "log.h"
 
+#include <linux/membarrier.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 _Atomic bool xomp_oversubscribed;
+bool xomp_heavy_fence_is_process_wide;
 
 uint64_t xomp_now_ns(void)
 {
@@ -14,6 +21,46 @@ uint64_t xomp_now_ns(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+/* ---- the asymmetric fence ---- */
+
+static long membarrier(int cmd)
+{
+#ifdef SYS_membarrier
+    return syscall(SYS_membarrier, cmd, 0, 0);
+#else
+    (void)cmd;
+    return -1;
+#endif
+}
+
+void xomp_wait_init(void)
+{
+    const char *forced = getenv("XOMP_PUBLISH_FENCE");
+    if (forced && forced[0] == '1' && forced[1] == '\0')
+        return; /* test knob: publishers fence, sleepers use a plain fence */
+    if (forced && *forced && !(forced[0] == '0' && forced[1] == '\0'))
+        xomp_env_invalid("XOMP_PUBLISH_FENCE", forced, "0");
+    long cmds = membarrier(MEMBARRIER_CMD_QUERY);
+    if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED))
+        return;
+    if (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
+        return;
+    xomp_heavy_fence_is_process_wide = true;
+}
+
+void xomp_heavy_fence(void)
+{
+    /* seq_cst fence first: orders our own announcement before our recheck
+     * even where the system call is missing or fails. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (xomp_heavy_fence_is_process_wide && membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0)
+        /* Registered at start-up, so this cannot fail; if it does, a
+         * publisher may miss us and a task may wait for ever. */
+        xomp_fatal("membarrier failed after a successful registration");
+}
+
+/* ---- waking ---- */
 
 void xomp_wake(struct xomp_waker *w)
 {
@@ -23,75 +70,154 @@ void xomp_wake(struct xomp_waker *w)
     xomp_futex_wake(&w->seq, 1);
 }
 
-/* Pauses between reads of the clock while spinning. */
-#define SPINS_PER_CLOCK_READ 64
+/* ---- waiting ---- */
 
-/* Longest bounded sleep, in multiples of the first. */
-#define NAP_GROWTH_MAX 32
+/* Polls between reads of the clock while spinning. */
+#define POLLS_PER_CLOCK_READ 64
+/* The shortest spin budget adaptation leaves (a hand-off between two
+ * running threads takes well under this). */
+#define SPIN_MIN_NS 2000u
+/* The yield phase: at most this many yields, and at least until this much
+ * time has passed since the wait began, before sleeping. */
+#define YIELDS_MAX 64u
+#define YIELD_PHASE_NS 50000u
 
-void xomp_idle_step(struct xomp_waker *self, struct xomp_idle *idle, bool (*recheck)(void *),
-                    void *arg)
+void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xomp_spin *spin,
+                     enum xomp_sleep_kind kind)
 {
-    xomp_idle_step_nap(self, idle, recheck, arg, 0);
+    idle->waker = waker;
+    idle->spin = spin;
+    idle->kind = kind;
+    idle->sleepers = NULL;
+    idle->offer = 0;
+    idle->waiting_in = NULL;
+    idle->partner = NULL;
+    idle->start_ns = 0;
+    idle->began_ns = 0;
+    idle->polls = 0;
+    idle->yields = 0;
+    idle->slept = false;
 }
 
-void xomp_idle_step_nap(struct xomp_waker *self, struct xomp_idle *idle,
-                        bool (*recheck)(void *), void *arg, uint64_t nap_ns)
+/* The spin budget of this wait: the thread's adapted budget, cut short
+ * when threads outnumber CPUs, or when the thread we wait for runs on our
+ * own CPU (spinning would only keep it off). */
+static uint64_t spin_budget(struct xomp_idle *idle)
 {
-    bool crowded = atomic_load_explicit(&xomp_oversubscribed, memory_order_relaxed);
-    uint64_t budget = crowded ? xomp_cfg.spin_ns_oversubscribed : xomp_cfg.spin_ns;
-
-    if (budget) {
-        if (++idle->spins % SPINS_PER_CLOCK_READ) {
-            xomp_cpu_relax();
-            return;
-        }
-        uint64_t now = xomp_now_ns();
-        if (!idle->start_ns)
-            idle->start_ns = now;
-        if (now - idle->start_ns < budget) {
-            xomp_cpu_relax();
-            return;
-        }
+    uint64_t budget = idle->spin->budget_ns;
+    if (budget > xomp_cfg.spin_ns)
+        budget = idle->spin->budget_ns = xomp_cfg.spin_ns; /* XOMP_SPIN_US lowered */
+    /* relaxed: advice. */
+    if (atomic_load_explicit(&xomp_oversubscribed, memory_order_relaxed) &&
+        budget > xomp_cfg.spin_ns_oversubscribed)
+        budget = xomp_cfg.spin_ns_oversubscribed;
+    if (idle->partner && budget) {
+        /* relaxed: advice; a stale CPU only costs a spin or a yield. */
+        int32_t theirs = atomic_load_explicit(&idle->partner->cpu, memory_order_relaxed);
+        if (theirs >= 0 && theirs == atomic_load_explicit(&idle->waker->cpu, memory_order_relaxed))
+            budget = 0;
     }
+    return budget;
+}
 
-    /* Sleep protocol.  Read the futex word first: a wake that happens after
-     * this read changes it, so futex_wait below returns at once. */
+static void sleep_step(struct xomp_idle *idle, bool (*recheck)(void *), void *arg)
+{
+    struct xomp_waker *self = idle->waker;
+    /* Read the futex word first: a wake that happens after this read
+     * changes it, so futex_wait below returns at once. */
     uint32_t seq = atomic_load_explicit(&self->seq, memory_order_acquire);
+    /* relaxed, both: ordered before the recheck by the fence below. */
     atomic_store_explicit(&self->sleeping, 1, memory_order_relaxed);
-    /* relaxed: advice for task creators (xomp_dlb_offer), which wake a
-     * sleeper when they queue work; a creator that misses it runs the
-     * work itself, nothing is lost. */
+    uint64_t unit = idle->offer == XOMP_OFFER_FREE ? XOMP_SLEEPERS_FREE : XOMP_SLEEPERS_CONSTRAINED;
     if (idle->sleepers) {
-        atomic_store_explicit(&self->offer, 1, memory_order_relaxed);
-        atomic_fetch_add_explicit(idle->sleepers, 1, memory_order_relaxed);
+        atomic_store_explicit(&self->waiting_in, idle->waiting_in, memory_order_relaxed);
+        atomic_store_explicit(&self->offer, idle->offer, memory_order_relaxed);
+        atomic_fetch_add_explicit(idle->sleepers, unit, memory_order_relaxed);
     }
-    /* seq_cst fence: pairs with the fence in xomp_wake_if_sleeping().
-     * Either the waker sees sleeping == 1 and wakes us, or our recheck
-     * sees the waker's event. */
-    atomic_thread_fence(memory_order_seq_cst);
+    if (idle->kind == XOMP_SLEEP_TASKS)
+        /* Pairs with xomp_publish_fence in the task publishers (README,
+         * "Task publication"): either our recheck sees their task or they
+         * see our flags. */
+        xomp_heavy_fence();
+    else
+        /* seq_cst fence: pairs with the fence in xomp_wake_if_sleeping().
+         * Either the waker sees sleeping == 1 and wakes us, or our recheck
+         * sees the waker's event. */
+        atomic_thread_fence(memory_order_seq_cst);
     if (!recheck(arg)) {
-        if (!nap_ns) {
-            xomp_futex_wait(&self->seq, seq);
-        } else {
-            unsigned growth = idle->naps < 5 ? 1u << idle->naps : NAP_GROWTH_MAX;
-            idle->naps++;
-            xomp_futex_wait_for(&self->seq, seq, nap_ns * growth);
-        }
+        idle->slept = true;
+        xomp_futex_wait(&self->seq, seq);
     }
-    /* Count ourselves out unless a creator claimed our wake-up (and
-     * counted us out): exactly one of us takes `offer` from 1 to 0, whether
-     * we were woken, our nap ran out, or we never slept.  relaxed: as
-     * above; RMWs on `offer` are totally ordered. */
+    /* Count ourselves out unless a publisher claimed our wake-up (and
+     * counted us out): exactly one of us takes `offer` to 0.  relaxed:
+     * RMWs on `offer` are totally ordered; the count is read by publishers
+     * only to decide whether to look for a sleeper. */
     if (idle->sleepers && atomic_exchange_explicit(&self->offer, 0, memory_order_relaxed))
-        atomic_fetch_sub_explicit(idle->sleepers, 1, memory_order_relaxed);
+        atomic_fetch_sub_explicit(idle->sleepers, unit, memory_order_relaxed);
     atomic_store_explicit(&self->sleeping, 0, memory_order_relaxed);
-    idle->spins = 0;
-    /* Spin again briefly before the next sleep: a wake-up usually means
-     * more events follow soon.  A nap that merely ran out (nobody woke us:
-     * seq unchanged; relaxed, only compared) keeps the spent budget: the
-     * caller looks around for SPINS_PER_CLOCK_READ polls and naps again,
-     * instead of spinning a whole budget after every nap. */
-    if (!nap_ns || atomic_load_explicit(&self->seq, memory_order_relaxed) != seq)
-        idle->start_ns = 0;
+    /* A wake-up usually means more events follow soon: spin again. */
+    xomp_idle_reset(idle);
+}
+
+void xomp_idle_step(struct xomp_idle *idle, bool (*recheck)(void *), void *arg)
+{
+    if (++idle->polls % POLLS_PER_CLOCK_READ != 1) {
+        xomp_cpu_relax();
+        return;
+    }
+    uint64_t now = xomp_now_ns();
+    if (!idle->began_ns)
+        idle->began_ns = now;
+    if (!idle->start_ns)
+        idle->start_ns = now;
+    uint64_t waited = now - idle->start_ns;
+    if (!xomp_cfg.spin_ns) {
+        sleep_step(idle, recheck, arg); /* OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0 */
+        return;
+    }
+    if (waited < spin_budget(idle)) {
+        xomp_cpu_relax();
+        return;
+    }
+    /* Spinning did not end the wait: let other threads have the CPU (a
+     * thread we wait for may be queued behind us), for a while. */
+    if (idle->yields < YIELDS_MAX || waited < YIELD_PHASE_NS) {
+        idle->yields++;
+        idle->polls = 0; /* poll once after each yield, then yield again */
+        sched_yield();
+        return;
+    }
+    sleep_step(idle, recheck, arg);
+}
+
+void xomp_idle_end(struct xomp_idle *idle)
+{
+    if (!idle->began_ns)
+        return; /* ended within the first polls: nothing to learn */
+    struct xomp_spin *spin = idle->spin;
+    uint64_t full = xomp_cfg.spin_ns, budget = spin->budget_ns;
+    uint64_t waited = xomp_now_ns() - idle->began_ns;
+    if (!idle->slept) {
+        /* Ended while spinning or yielding: spinning pays; grow back. */
+        if (budget < full)
+            spin->budget_ns = budget * 2 < full ? budget * 2 : full;
+        return;
+    }
+    /* It slept.  A short wait would have been met by a longer spin: cover
+     * it next time; a long one only burnt the budget: shrink it. */
+    if (waited < full) {
+        uint64_t cover = waited * 2 < full ? waited * 2 : full;
+        spin->budget_ns = cover > budget ? cover : budget;
+    } else {
+        spin->budget_ns = budget / 2 > SPIN_MIN_NS ? budget / 2 : SPIN_MIN_NS;
+    }
+}
+
+void xomp_backoff(unsigned *round)
+{
+    unsigned r = (*round)++;
+    if (r < 64)
+        xomp_cpu_relax();
+    else
+        sched_yield();
 }

@@ -1,22 +1,28 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
 /*
- * Waiting and waking: spin for a bounded time, then sleep on the thread's
- * own futex word.  The protocol and the argument that no wake-up is lost are
- * in src/runtime/README.md ("Sleep and wake").
+ * The one wait primitive: every wait in xomp (the dock, barriers,
+ * taskwait, taskgroup, dependence and detach waits, the master waiting for
+ * members to leave a region, worksharing hand-offs, the runtime's mutex)
+ * spins for an adaptive budget, then yields the CPU for a while, then
+ * sleeps on the thread's own futex word until an event wakes it.  No
+ * timed naps.  The protocol and the argument that no wake-up is lost are in
+ * src/runtime/README.md ("Sleep and wake").
  *
- * Every wait in xomp (dock, barrier, taskwait, taskgroup, locks excepted)
- * is a loop of the form
+ * A wait is a loop of the form
  *
  *     struct xomp_idle idle;
- *     xomp_idle_begin(&idle, sleepers);
+ *     xomp_idle_begin(&idle, spin, &sleep);
  *     while (!done()) {
  *         if (found_work()) { xomp_idle_reset(&idle); continue; }
- *         xomp_idle_step(self, &idle, recheck, arg);
+ *         xomp_idle_step(&idle, recheck, arg);
  *     }
+ *     xomp_idle_end(&idle);
  *
  * where `recheck(arg)` returns true when the waiter has something to do
- * (its condition became true, or work arrived).  Wakers publish their event
- * with a store or read-modify-write, then call xomp_wake_if_sleeping().
+ * (its condition became true, or work it may run arrived).  Wakers publish
+ * their event with a store or read-modify-write, then call
+ * xomp_wake_if_sleeping() (or, for task queues, the publication check of
+ * sched/notify.h).
  */
 #ifndef XOMP_WAIT_H
 #define XOMP_WAIT_H
@@ -25,62 +31,96 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct xomp_thread;
-
 /* The part of a thread that other threads touch to wake it; one cache line
  * of its own so that wakers do not disturb the owner's hot data. */
 struct xomp_waker {
     _Alignas(64) _Atomic uint32_t seq; /* futex word: bumped by every wake */
     _Atomic uint32_t sleeping;         /* 1 while the owner may be in futex_wait */
-    /* 1 while the owner sleeps counted in a team's idle_sleepers and no
-     * creator has claimed its wake-up yet (xomp_dlb_wake_thief). */
+    /* While the owner sleeps counted in its team's sleepers word and no
+     * task publisher has claimed its wake-up yet: XOMP_OFFER_FREE (it may
+     * run any task: a barrier) or XOMP_OFFER_CONSTRAINED (it may run the
+     * descendants of `waiting_in`); else 0 (sched/notify.c). */
     _Atomic uint32_t offer;
+    _Atomic(void *) waiting_in;
+    /* The CPU the owner last waited on (sched_getcpu), so that a waiter
+     * can tell when the thread it waits for shares its CPU (then spinning
+     * only delays it: yield at once). */
+    _Atomic int32_t cpu;
 };
+
+/* How long this thread spins before yielding: adapted after every wait
+ * (owner only; lives in its thread state). */
+struct xomp_spin {
+    uint64_t budget_ns;
+};
+
+/* What a waiter does in the sleep step, beyond the plain protocol. */
+enum xomp_sleep_kind {
+    /* Woken by a targeted event (a store, then xomp_wake_if_sleeping). */
+    XOMP_SLEEP_PLAIN,
+    /* May also be woken by a task published anywhere in its team (the
+     * publisher does not fence: the sleeper issues the heavy fence). */
+    XOMP_SLEEP_TASKS,
+};
+
+#define XOMP_OFFER_FREE 1u
+#define XOMP_OFFER_CONSTRAINED 2u
+/* A team's sleepers word: members asleep in a barrier in the low half,
+ * members asleep in a wait under the tied-task constraint in the high
+ * half (sched/notify.c). */
+#define XOMP_SLEEPERS_FREE UINT64_C(1)
+#define XOMP_SLEEPERS_CONSTRAINED (UINT64_C(1) << 32)
 
 struct xomp_idle {
-    uint64_t start_ns; /* when this idle period began (0: not yet read) */
-    uint32_t spins;
-    uint32_t naps;     /* bounded sleeps in a row (xomp_idle_step_nap) */
-    /* Counted in while asleep, or NULL: a team's idle_sleepers, which
-     * tells task creators that a member sleeps and could take work. */
-    _Atomic uint32_t *sleepers;
+    struct xomp_waker *waker;
+    struct xomp_spin *spin;
+    enum xomp_sleep_kind kind;
+    /* A task waiter counts itself in here while asleep, so that task
+     * publishers know to wake one (sched/notify.c); NULL for other waits. */
+    _Atomic uint64_t *sleepers;
+    uint32_t offer;   /* XOMP_OFFER_FREE or XOMP_OFFER_CONSTRAINED */
+    void *waiting_in; /* the constraint of a constrained waiter */
+    /* The thread the waiter mostly waits for, when it knows one (its
+     * waker's cpu is compared with ours), or NULL. */
+    const struct xomp_waker *partner;
+    uint64_t start_ns; /* when the current idle stretch began (0: not read yet) */
+    uint64_t began_ns; /* when the wait began (for adapting the budget) */
+    uint32_t polls;
+    uint32_t yields;
+    bool slept;        /* this wait went to sleep at least once */
 };
 
-/* Start an idle wait (the only initialiser); `sleepers` as in struct
- * xomp_idle: the team's idle_sleepers for a waiter that would run queued
- * tasks, NULL otherwise. */
-static inline void xomp_idle_begin(struct xomp_idle *idle, _Atomic uint32_t *sleepers)
+/* Start a wait.  `spin` is the calling thread's adaptive budget, `waker`
+ * its waker, `kind` how it sleeps. */
+void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xomp_spin *spin,
+                     enum xomp_sleep_kind kind);
+
+/* A task waiter: while asleep, count in `sleepers` as a free waiter
+ * (waiting_in NULL) or as a constrained one waiting in `waiting_in`. */
+static inline void xomp_idle_count_in(struct xomp_idle *idle, _Atomic uint64_t *sleepers,
+                                      void *waiting_in)
 {
-    idle->start_ns = 0;
-    idle->spins = 0;
-    idle->naps = 0;
     idle->sleepers = sleepers;
+    idle->offer = waiting_in ? XOMP_OFFER_CONSTRAINED : XOMP_OFFER_FREE;
+    idle->waiting_in = waiting_in;
 }
 
-/* Reset the spin budget and the nap length of a begun wait (the waiter
- * found work or progress); `sleepers` stays. */
+/* The waiter made progress (ran a task, saw its partner move): spin again. */
 static inline void xomp_idle_reset(struct xomp_idle *idle)
 {
     idle->start_ns = 0;
-    idle->spins = 0;
-    idle->naps = 0;
+    idle->polls = 0;
+    idle->yields = 0;
 }
 
-/* One step of an idle wait: a short spin, or, once the spin budget is spent,
- * the sleep protocol (announce, recheck, futex wait). */
-void xomp_idle_step(struct xomp_waker *self, struct xomp_idle *idle, bool (*recheck)(void *),
-                    void *arg);
+/* One step: a poll of the spin phase, a yield, or the sleep protocol
+ * (announce, heavy or light fence, recheck, futex wait until woken). */
+void xomp_idle_step(struct xomp_idle *idle, bool (*recheck)(void *), void *arg);
 
-/* The same, but a sleep ends after at most `nap_ns` (0: only when woken),
- * doubling with each sleep in a row up to 32 x nap_ns, so that a waiter
- * that must look around now and then (a load-balancing thief, which asks
- * for work only while awake) does so without a waker. */
-void xomp_idle_step_nap(struct xomp_waker *self, struct xomp_idle *idle,
-                        bool (*recheck)(void *), void *arg, uint64_t nap_ns);
+/* The wait is over: adapt the thread's spin budget to how it went. */
+void xomp_idle_end(struct xomp_idle *idle);
 
-/* Wake the owner of `w` if it sleeps or is about to.  The caller must have
- * published its event (the thing `recheck` looks at) before the call; the
- * fence inside orders that store before the read of `sleeping`. */
+/* Wake the owner of `w` (it may be asleep or about to sleep). */
 void xomp_wake(struct xomp_waker *w);
 
 static inline void xomp_wake_if_sleeping(struct xomp_waker *w)
@@ -102,6 +142,33 @@ static inline void xomp_wake_after_sc_rmw(struct xomp_waker *w)
         xomp_wake(w);
 }
 
+/* The asymmetric fence pair of task publication (README, "Task
+ * publication").  A task publisher orders its publishing store before its
+ * loads of sleep flags with xomp_publish_fence(): only a compiler barrier
+ * when the sleepers' xomp_heavy_fence() is a process-wide memory barrier
+ * (membarrier), a real fence otherwise. */
+extern bool xomp_heavy_fence_is_process_wide;
+
+static inline void xomp_publish_fence(void)
+{
+    if (__builtin_expect(xomp_heavy_fence_is_process_wide, 1))
+        /* Compiler barrier: the sleeper's membarrier makes every running
+         * thread execute a full barrier, so the hardware order of our
+         * store and load is settled there. */
+        atomic_signal_fence(memory_order_seq_cst);
+    else
+        atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* The sleeper's side: a full barrier on every thread of the process that
+ * is running now (membarrier), or a seq_cst fence when the system has no
+ * such call (then xomp_publish_fence fences). */
+void xomp_heavy_fence(void);
+
+/* Set up the heavy fence (library constructor).  XOMP_PUBLISH_FENCE=1, a
+ * test knob, forces the fallback. */
+void xomp_wait_init(void);
+
 /* Monotonic clock in nanoseconds. */
 uint64_t xomp_now_ns(void);
 
@@ -119,5 +186,9 @@ static inline void xomp_cpu_relax(void)
 
 /* True when more threads are runnable than CPUs (spin less, yield). */
 extern _Atomic bool xomp_oversubscribed;
+
+/* A short wait without a waker (a worksharing slot another member is still
+ * initialising): spin, then yield; `round` counts the calls of one wait. */
+void xomp_backoff(unsigned *round);
 
 #endif

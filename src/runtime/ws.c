@@ -3,27 +3,36 @@
 
 #include "../task/reduction.h"
 #include "log.h"
+#include "loop.h"
 #include "thread.h"
 
-#include <sched.h>
 #include <stdlib.h>
-#include <time.h>
 
-/* Short waits on another member (a slot being initialized, or still used
- * by a construct XOMP_WS_SLOTS behind).  Spin, then yield, then sleep in
- * growing steps up to 1 ms: these waits are rare and have no waker. */
-static void backoff(unsigned *round)
+/* Waits on another member: for a slot still used by the construct
+ * XOMP_WS_SLOTS before ours (a member that far behind may be blocked for
+ * long), or for the first member to finish filling a slot in.  They use the
+ * wait primitive of loop_wait.c, keyed by the construct's number: whoever
+ * changes a slot's state wakes the members waiting for that construct. */
+struct slot_wait {
+    struct xomp_ws *ws;
+    uint64_t k;
+};
+
+/* Slot free for construct k, or already taken by it. */
+static bool slot_reached(const void *arg)
 {
-    unsigned r = (*round)++;
-    if (r < 64)
-        xomp_cpu_relax();
-    else if (r < 128)
-        sched_yield();
-    else {
-        unsigned shift = r - 128 < 10 ? r - 128 : 10;
-        struct timespec ts = {0, 1000L << shift}; /* 1 us .. 1 ms */
-        nanosleep(&ts, NULL);
-    }
+    const struct slot_wait *sw = arg;
+    /* acquire: as in xomp_ws_enter. */
+    uint64_t v = atomic_load_explicit(&sw->ws->seq, memory_order_acquire);
+    return (v >> 2) >= sw->k;
+}
+
+static bool slot_ready(const void *arg)
+{
+    const struct slot_wait *sw = arg;
+    /* acquire: pairs with xomp_ws_publish. */
+    return atomic_load_explicit(&sw->ws->seq, memory_order_acquire) ==
+           ((sw->k << 2) | XOMP_WS_READY);
 }
 
 void xomp_ws_reset(struct xomp_team *team)
@@ -34,6 +43,7 @@ void xomp_ws_reset(struct xomp_team *team)
         team->ws[i].heap = NULL;
         atomic_store_explicit(&team->ws[i].seq, (i << 2) | XOMP_WS_FREE, memory_order_relaxed);
         atomic_store_explicit(&team->ws[i].users, 0, memory_order_relaxed);
+        atomic_store_explicit(&team->ws[i].slot_sleepers, 0, memory_order_relaxed);
     }
 }
 
@@ -44,7 +54,6 @@ struct xomp_ws *xomp_ws_enter(struct xomp_thread *thr, bool *first)
     /* Whatever loop the member claimed from is over for it (loop_fast.h). */
     thr->worker->loop.fast.kind = XOMP_LOOP_FAST_NONE;
     struct xomp_ws *ws = &team->ws[k % XOMP_WS_SLOTS];
-    unsigned round = 0;
     for (;;) {
         /* acquire: pairs with the release stores of xomp_ws_publish and of
          * the last leaver in xomp_ws_leave. */
@@ -64,7 +73,9 @@ struct xomp_ws *xomp_ws_enter(struct xomp_thread *thr, bool *first)
             *first = false;
             return ws;
         }
-        backoff(&round); /* the slot still holds construct k - XOMP_WS_SLOTS */
+        /* The slot still holds construct k - XOMP_WS_SLOTS. */
+        struct slot_wait sw = {ws, k};
+        xomp_ws_wait(thr, &thr->worker->loop, &ws->slot_sleepers, k, slot_reached, &sw);
     }
 }
 
@@ -74,15 +85,13 @@ void xomp_ws_publish(struct xomp_thread *thr, struct xomp_ws *ws)
     /* release: the fields written by the first member (and users) become
      * visible to members that acquire READY. */
     atomic_store_explicit(&ws->seq, (k << 2) | XOMP_WS_READY, memory_order_release);
+    xomp_ws_wake(thr->team, &ws->slot_sleepers, k);
 }
 
 void xomp_ws_wait_ready(struct xomp_thread *thr, struct xomp_ws *ws)
 {
-    uint64_t ready = ((thr->worker->ws_count - 1) << 2) | XOMP_WS_READY;
-    unsigned round = 0;
-    /* acquire: pairs with xomp_ws_publish. */
-    while (atomic_load_explicit(&ws->seq, memory_order_acquire) != ready)
-        backoff(&round);
+    struct slot_wait sw = {ws, thr->worker->ws_count - 1};
+    xomp_ws_wait(thr, &thr->worker->loop, &ws->slot_sleepers, sw.k, slot_ready, &sw);
 }
 
 void xomp_ws_leave(struct xomp_thread *thr, struct xomp_ws *ws)
@@ -97,6 +106,7 @@ void xomp_ws_leave(struct xomp_thread *thr, struct xomp_ws *ws)
         /* release: the next construct's first member acquires FREE. */
         atomic_store_explicit(&ws->seq, ((k + XOMP_WS_SLOTS) << 2) | XOMP_WS_FREE,
                               memory_order_release);
+        xomp_ws_wake(thr->team, &ws->slot_sleepers, k + XOMP_WS_SLOTS);
     }
 }
 

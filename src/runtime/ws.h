@@ -40,6 +40,8 @@ struct xomp_steal_cell;
 struct xomp_ws {
     _Alignas(64) _Atomic uint64_t seq; /* (construct << 2) | state */
     _Atomic uint32_t users;            /* members that have not left yet */
+    /* Members asleep waiting for this slot's state to change (ws.c). */
+    _Atomic uint32_t slot_sleepers;
     void *copyprivate;                 /* single: the winner's data */
     void *heap; /* malloc'd by the first member, freed with the slot (loop.c) */
 

@@ -8,13 +8,13 @@
 #include "../runtime/thread.h"
 #include "../task/depend.h"
 #include "../task/task_core.h"
-#include "dlb.h"
-#include "xqueue.h"
+#include "sched.h"
 
 /* ---- tree barrier ---- */
 
 struct tree_ctx {
     struct xomp_thread *thr;
+    const struct xomp_sched_wait *any; /* a barrier may run any task */
     struct xomp_team *team;
     struct xomp_worker *w;
     unsigned first_child, last_child; /* children ids: [first, last) */
@@ -73,7 +73,7 @@ static bool backoff_over(const struct tree_ctx *c)
 static bool tree_recheck(void *arg)
 {
     struct tree_ctx *c = arg;
-    return xomp_task_has_work(c->thr) || (!c->reported && children_reported(c)) ||
+    return xomp_task_has_work(c->thr, c->any) || (!c->reported && children_reported(c)) ||
            go_changed(c) || (c->backoff && backoff_over(c));
 }
 
@@ -101,8 +101,10 @@ static uint64_t tree_wait(struct xomp_thread *thr)
     struct xomp_team *team = thr->team;
     struct xomp_worker *w = thr->worker;
     unsigned n = team->nthreads, k = xomp_cfg.barrier_arity;
+    static const struct xomp_sched_wait any = XOMP_SCHED_ANY;
     struct tree_ctx c = {
         .thr = thr,
+        .any = &any,
         .team = team,
         .w = w,
         .first_child = w->id * k + 1 < n ? w->id * k + 1 : n,
@@ -115,16 +117,21 @@ static uint64_t tree_wait(struct xomp_thread *thr)
     uint64_t prev_spawned = 0;  /* root: S of the previous wave */
 
     struct xomp_idle idle;
-    xomp_idle_begin(&idle, &team->idle_sleepers);
+    xomp_idle_begin(&idle, &thr->waker, &thr->spin, XOMP_SLEEP_TASKS);
+    xomp_idle_count_in(&idle, &team->sleepers, NULL);
+    /* The member this one mostly waits for: its parent in the tree (the
+     * release comes from there); the root waits for its first child. */
+    if (n > 1)
+        idle.partner = &team->workers[w->id ? (w->id - 1) / k : 1].thread->waker;
     for (;;) {
-        if (xomp_task_run_one(thr)) {
+        if (xomp_task_run_one(thr, &any)) {
             xomp_idle_reset(&idle);
             continue;
         }
         XOMP_PROF_IDLE(thr);
         if (c.backoff) {
             if (!backoff_over(&c)) {
-                xomp_idle_step_nap(&thr->waker, &idle, tree_recheck, &c, xomp_dlb_nap_ns(team));
+                xomp_idle_step(&idle, tree_recheck, &c);
                 continue;
             }
             c.backoff = false; /* something moved: run the next wave */
@@ -157,6 +164,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                     uint64_t flags = cancel_verdict(team);
                     send_go(&c, (c.ticket << XOMP_BAR_TICKET_SHIFT) | XOMP_BAR_RELEASE | flags);
                     w->bar_ticket = c.ticket + 1;
+                    xomp_idle_end(&idle);
                     return flags;
                 }
                 bool moved = first || spawned != prev_spawned || finished != prev_finished;
@@ -195,6 +203,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
             if (t == c.ticket && (g & XOMP_BAR_RELEASE)) {
                 send_go(&c, g);
                 w->bar_ticket = c.ticket + 1;
+                xomp_idle_end(&idle);
                 return g & (XOMP_BAR_CANCEL_PARALLEL | XOMP_BAR_CANCEL_WS);
             }
             if (t > c.ticket) {
@@ -206,7 +215,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                 continue;
             }
         }
-        xomp_idle_step_nap(&thr->waker, &idle, tree_recheck, &c, xomp_dlb_nap_ns(team));
+        xomp_idle_step(&idle, tree_recheck, &c);
     }
 }
 
@@ -232,10 +241,12 @@ static bool central_complete(const struct central_ctx *c)
            atomic_load_explicit(&c->team->bar.central_pending, memory_order_acquire) == 0;
 }
 
+static const struct xomp_sched_wait central_any = XOMP_SCHED_ANY;
+
 static bool central_recheck(void *arg)
 {
     struct central_ctx *c = arg;
-    return central_released(c) || central_complete(c) || xomp_task_has_work(c->thr);
+    return central_released(c) || central_complete(c) || xomp_task_has_work(c->thr, &central_any);
 }
 
 static uint64_t central_wait(struct xomp_thread *thr)
@@ -260,14 +271,17 @@ static uint64_t central_wait(struct xomp_thread *thr)
      * earlier arrivals. */
     atomic_fetch_add_explicit(&team->bar.central_arrived, 1, memory_order_acq_rel);
     struct xomp_idle idle;
-    xomp_idle_begin(&idle, &team->idle_sleepers);
+    xomp_idle_begin(&idle, &thr->waker, &thr->spin, XOMP_SLEEP_TASKS);
+    xomp_idle_count_in(&idle, &team->sleepers, NULL);
     for (;;) {
-        if (central_released(&c))
+        if (central_released(&c)) {
+            xomp_idle_end(&idle);
             /* Written by the releaser before its release store, which our
              * acquire load of central_gen read from.  (The slot of barrier
              * k+1 is the other one.) */
             return *slot;
-        if (xomp_task_run_one(thr)) {
+        }
+        if (xomp_task_run_one(thr, &central_any)) {
             xomp_idle_reset(&idle);
             continue;
         }
@@ -286,19 +300,26 @@ static uint64_t central_wait(struct xomp_thread *thr)
                 atomic_store_explicit(&team->bar.central_gen, c.target_gen, memory_order_release);
                 for (unsigned i = 0; i < team->nthreads; i++)
                     xomp_wake_if_sleeping(&team->workers[i].thread->waker);
+                xomp_idle_end(&idle);
                 return verdict;
             }
         }
-        xomp_idle_step_nap(&thr->waker, &idle, central_recheck, &c, xomp_dlb_nap_ns(team));
+        xomp_idle_step(&idle, central_recheck, &c);
     }
 }
 
 static uint64_t barrier_wait(struct xomp_thread *thr)
 {
+    static const struct xomp_sched_wait any = XOMP_SCHED_ANY;
     thr->stats.barriers++;
     XOMP_PROF_BEGIN(thr, XOMP_EV_BARRIER, thr->team_id, 0);
+    /* The implicit task is suspended in a barrier: no tied-task
+     * constraint (sched/constraint.h). */
+    const struct xomp_sched_wait *outer = thr->wait;
+    thr->wait = &any;
     uint64_t flags =
         thr->team->barrier_kind == XOMP_BARRIER_CENTRAL ? central_wait(thr) : tree_wait(thr);
+    thr->wait = outer;
     XOMP_PROF_END(thr, XOMP_EV_BARRIER);
     /* Every task of the team completed: the implicit task's dependence
      * records are no longer touched by anybody. */

@@ -187,12 +187,7 @@ void xomp_task_reduction_remap(struct xomp_thread *thr, size_t cnt, size_t cntor
 struct xomp_taskgroup *xomp_parallel_reduction_taskgroup(uintptr_t *data, unsigned nthreads,
                                                          struct xomp_thread *master)
 {
-    struct xomp_taskgroup *tg = calloc(1, sizeof *tg);
-    if (!tg)
-        xomp_fatal("out of memory allocating a taskgroup");
-    atomic_init(&tg->pending, 0);
-    atomic_init(&tg->cancelled, false);
-    tg->owner = master;
+    struct xomp_taskgroup *tg = xomp_taskgroup_new(master);
     do_register(data, NULL, NULL, nthreads);
     tg->reductions = data;
     return tg;

@@ -10,8 +10,8 @@
 #define XOMP_SPAWN_FAST_H
 
 #include "../runtime/thread.h"
-#include "../sched/dlb.h"
-#include "../sched/xqueue.h"
+#include "../sched/notify.h"
+#include "../sched/sched.h"
 #include "task_alloc.h"
 #include "task_core.h"
 
@@ -77,18 +77,23 @@ static inline void xomp_task_init(struct xomp_task *t, struct xomp_team *team,
                    "task flag bits differ from GOMP_task's");
     t->fn = fn;
     t->data = args;
-    t->parent = parent;
-    t->taskgroup = parent->taskgroup;
+    /* release, all three: other threads read them speculatively, and a
+     * read of a reused block must imply that the task whose parent this
+     * block was had completed (sched/lineage.h). */
+    __atomic_store_n(&t->parent, parent, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->taskgroup, parent->taskgroup, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->level, parent->level + 1, __ATOMIC_RELEASE);
     t->team = team;
-    atomic_init(&t->child_state, 0);
+    /* relaxed: read by others only through the lineage checks, validated
+     * as described there. */
+    atomic_store_explicit(&t->child_state, 0, memory_order_relaxed);
     t->created_children = 0;
     t->local_done = 0;
     t->icv = parent->icv;
     /* A final task's descendants are final too. */
     t->flags = (flags & (GOMP_TASK_FLAG_UNTIED | GOMP_TASK_FLAG_FINAL)) |
                (parent->flags & XOMP_TASK_FINAL);
-    if (priority)
-        t->priority = priority;
+    t->priority = priority;
     t->dep_table = NULL;
 }
 
@@ -155,16 +160,19 @@ static inline void xomp_task_spawn_fast(struct xomp_thread *thr, struct xomp_tas
     /* xomp_task_count_child for plain tasks. */
     parent->created_children++;
     thr->stats.tasks_created++;
-    if (t->taskgroup)
+    if (parent->taskgroup) /* t's taskgroup */
         /* relaxed: as in xomp_task_count_child. */
-        atomic_fetch_add_explicit(&t->taskgroup->pending, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&parent->taskgroup->pending, 1, memory_order_relaxed);
     me->spawned++; /* thread-private; published by the barrier gather */
-    /* Own deque, the common case with local placement. */
-    if (__builtin_expect(xomp_cfg.placement == XOMP_PLACEMENT_LOCAL && me->dlb_redirect < 0 &&
-                             xomp_self_push(team, me, t),
-                         1)) {
-        /* Someone idle asked us for work, or sleeps and could ask. */
-        xomp_dlb_after_queue(team, me);
+    /* Own deque, unless it already holds XOMP_QUEUE_SIZE tasks.  The
+     * thread waiting for the taskgroup's end, when it is not us, is read
+     * before the push: afterwards the task may already be done and the
+     * taskgroup gone. */
+    struct xomp_taskgroup *tg = parent->taskgroup;
+    struct xomp_waker *tg_owner =
+        __builtin_expect(tg && tg->owner != thr, 0) ? &tg->owner->waker : NULL;
+    if (__builtin_expect(xomp_deque_push_bounded(&me->deque, t, xomp_cfg.queue_size), 1)) {
+        xomp_notify_published(thr, team, parent, NULL, tg_owner);
         return;
     }
     xomp_task_submit(thr, t);

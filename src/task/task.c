@@ -8,8 +8,8 @@
 
 #include "../runtime/log.h"
 #include "../runtime/thread.h"
-#include "../sched/dlb.h"
-#include "../sched/xqueue.h"
+#include "../sched/notify.h"
+#include "../sched/sched.h"
 #include "depend.h"
 #include "spawn_fast.h"
 #include "task_alloc.h"
@@ -21,13 +21,30 @@ void xomp_task_init_implicit(struct xomp_task *t, struct xomp_thread *owner,
                              struct xomp_team *team, struct xomp_task *parent,
                              const struct xomp_icv *icv)
 {
-    memset(t, 0, sizeof *t);
-    t->parent = parent;
+    /* Field by field, not memset: the block may be read speculatively
+     * (sched/lineage.h), so parent, taskgroup and level are only written
+     * with atomic stores (release: as in xomp_task_init). */
+    t->fn = NULL;
+    t->data = NULL;
+    __atomic_store_n(&t->parent, parent, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->taskgroup, (struct xomp_taskgroup *)NULL, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->level, 0u, __ATOMIC_RELEASE);
     t->owner = owner;
     t->team = team;
-    atomic_init(&t->child_state, 0);
+    atomic_store_explicit(&t->child_state, 0, memory_order_relaxed);
+    t->created_children = 0;
+    t->local_done = 0;
     t->icv = *icv;
     t->flags = XOMP_TASK_IMPLICIT;
+    t->deque_mark = 0;
+    t->creator = 0;
+    t->priority = 0;
+    t->next = NULL;
+    t->dep_recs = NULL;
+    t->dep_table = NULL;
+    t->ndeps = 0;
+    atomic_store_explicit(&t->npred, 0, memory_order_relaxed);
+    atomic_store_explicit(&t->detach_pending, 0, memory_order_relaxed);
 }
 
 /* ---- completion ---- */
@@ -147,8 +164,10 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
 {
     struct xomp_task *prev = thr->task;
     thr->stats.tasks_run++;
-    if (thr->worker)
-        xomp_dlb_count_run(&thr->stats, thr->worker, t->creator);
+    if (thr->worker) {
+        xomp_sched_count_run(&thr->stats, thr->worker, t->creator);
+        xomp_sched_mark(t, thr->worker);
+    }
     t->owner = thr;
     thr->task = t;
     thr->depth++;
@@ -184,7 +203,8 @@ static inline __attribute__((always_inline)) void task_execute_on(struct xomp_th
         return;
     }
     thr->stats.tasks_run++;
-    xomp_dlb_count_run(&thr->stats, w, t->creator);
+    xomp_sched_count_run(&thr->stats, w, t->creator);
+    xomp_sched_mark(t, w);
     t->owner = thr;
     thr->task = t;
     thr->depth++;
@@ -220,148 +240,37 @@ static inline __attribute__((always_inline)) void task_execute(struct xomp_threa
 
 /* ---- scheduling ---- */
 
-static unsigned place_task(struct xomp_team *team, struct xomp_worker *me)
-{
-    if (xomp_cfg.placement == XOMP_PLACEMENT_LOCAL)
-        return me->id;
-    unsigned c = me->rr_next;
-    me->rr_next = c + 1 == team->nthreads ? 0 : c + 1;
-    return c;
-}
-
-/* Place a ready task in a ring.  Returns false when the chosen ring is full
- * (the caller runs the task at once, or parks it). */
-static bool task_place(struct xomp_thread *thr, struct xomp_task *t)
-{
-    struct xomp_team *team = thr->team;
-    struct xomp_worker *me = thr->worker;
-    if (__builtin_expect(me->dlb_redirect >= 0, 0) && xomp_dlb_redirect(team, me, t))
-        return true; /* redirect push (dlb.c) */
-    unsigned c = place_task(team, me);
-    if (c == me->id) {
-        if (!xomp_self_push(team, me, t))
-            return false;
-        xomp_dlb_offer(team, me); /* someone idle sleeps: wake it to ask */
-        return true;
-    }
-    if (!xomp_ring_push(team, me, c, t))
-        return false;
-    xomp_ring_notify(team, me, c);
-    thr->stats.pushed_other++;
-    return true;
-}
-
 /* noinline: the task fast path tail-calls it and stays frameless. */
 __attribute__((noinline)) void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t)
 {
-    if (task_place(thr, t)) {
-        /* Someone idle asked us for work (as on the fast path). */
-        xomp_dlb_poll(thr->team, thr->worker, XOMP_DLB_AT_SPAWN);
+    if (xomp_sched_push_new(thr, t))
         return;
-    }
-    /* The ring is full, so there is work to give: answer a thief that
-     * asked (it takes our oldest tasks, which makes room) and wake one
-     * that sleeps, then try once more.  Without this a creator whose
-     * ring stays full runs every new task itself and answers nobody. */
-    struct xomp_worker *me = thr->worker;
-    xomp_dlb_poll(thr->team, me, XOMP_DLB_AT_POP);
-    xomp_dlb_offer(thr->team, me);
-    if (task_place(thr, t))
-        return;
+    /* Our deque holds XOMP_QUEUE_SIZE tasks already: run this one now
+     * (the seed's immediate execution), so that memory stays bounded.
+     * Idle members can take the queued ones meanwhile. */
     thr->stats.immediate++;
-    /* The ring is full: run the task now instead of waiting for room. */
     task_execute(thr, t);
-}
-
-/* Park a ready task on the member's private overflow list (run before its
- * rings are polled).  Used where running it at once could recurse without
- * bound: a completing task releasing a chain of dependants. */
-static void task_park(struct xomp_worker *me, struct xomp_task *t)
-{
-    t->next = NULL;
-    if (me->overflow_tail)
-        me->overflow_tail->next = t;
-    else
-        me->overflow_head = t;
-    me->overflow_tail = t;
-}
-
-/* Tasks handed over by threads that are not members of the team (a
- * dependant released by omp_fulfill_event on another thread). */
-static void team_inbox_push(struct xomp_team *team, struct xomp_task *t)
-{
-    struct xomp_task *head = atomic_load_explicit(&team->inbox, memory_order_relaxed);
-    do
-        t->next = head;
-    /* release: the member that takes the list (acquire exchange) sees the
-     * task.  A push cannot suffer ABA: the CAS only succeeds on the head we
-     * linked to. */
-    while (!atomic_compare_exchange_weak_explicit(&team->inbox, &head, t, memory_order_release,
-                                                  memory_order_relaxed));
-    for (unsigned i = 0; i < team->nthreads; i++)
-        xomp_wake_if_sleeping(&team->workers[i].thread->waker);
 }
 
 void xomp_task_ready(struct xomp_thread *thr, struct xomp_task *t)
 {
-    if (thr->team == t->team && thr->worker) {
-        if (!task_place(thr, t))
-            task_park(thr->worker, t);
-        return;
-    }
-    team_inbox_push(t->team, t);
+    xomp_sched_push_ready(thr, t);
 }
 
-/* The next task this member may run: parked ones first, then its rings,
- * then what other threads handed over. */
-static struct xomp_task *task_next(struct xomp_team *team, struct xomp_worker *me)
+bool xomp_task_run_one(struct xomp_thread *thr, const struct xomp_sched_wait *w)
 {
-    struct xomp_task *t = me->overflow_head;
-    if (t) {
-        me->overflow_head = t->next;
-        if (!me->overflow_head)
-            me->overflow_tail = NULL;
-        return t;
-    }
-    t = xomp_xqueue_pop(team, me);
-    if (t)
-        return t;
-    if (__builtin_expect(xomp_cfg.dlb == XOMP_DLB_WAIT, 0) && (t = xomp_dlb_stolen(me)))
-        return t; /* handed over by a victim (dlb.c) */
-    if (atomic_load_explicit(&team->inbox, memory_order_relaxed)) {
-        /* acquire: pairs with the release CAS of team_inbox_push. */
-        struct xomp_task *list = atomic_exchange_explicit(&team->inbox, NULL, memory_order_acquire);
-        while (list) {
-            struct xomp_task *next = list->next;
-            task_park(me, list);
-            list = next;
-        }
-        return task_next(team, me);
-    }
-    return NULL;
-}
-
-bool xomp_task_run_one(struct xomp_thread *thr)
-{
-    struct xomp_team *team = thr->team;
-    if (!team)
+    if (!thr->team)
         return false;
-    struct xomp_worker *me = thr->worker;
-    struct xomp_task *t = task_next(team, me);
-    if (t)
-        xomp_dlb_busy(team, me); /* give work away if someone asked */
-    else if (!(t = xomp_dlb_idle(team, me))) /* ask for work */
+    struct xomp_task *t = xomp_sched_next(thr, w);
+    if (!t)
         return false;
     task_execute(thr, t);
     return true;
 }
 
-bool xomp_task_has_work(struct xomp_thread *thr)
+bool xomp_task_has_work(struct xomp_thread *thr, const struct xomp_sched_wait *w)
 {
-    struct xomp_worker *me = thr->worker;
-    return me->overflow_head || xomp_xqueue_has_work(thr->team, me) ||
-           atomic_load_explicit(&thr->team->inbox, memory_order_relaxed) ||
-           xomp_dlb_has_work(me);
+    return xomp_sched_has_work(thr, w);
 }
 
 /* ---- waiting ---- */
@@ -370,36 +279,44 @@ struct wait_ctx {
     struct xomp_thread *thr;
     bool (*done)(void *);
     void *arg;
-    bool help; /* may run queued tasks while waiting */
+    const struct xomp_sched_wait *w; /* NULL: may not run tasks */
 };
 
 static bool wait_recheck(void *arg)
 {
     struct wait_ctx *c = arg;
-    return c->done(c->arg) || (c->help && xomp_task_has_work(c->thr));
+    return c->done(c->arg) || (c->w && xomp_task_has_work(c->thr, c->w));
 }
 
-/* Run queued tasks (when allowed) until done(arg). */
-static void wait_until(struct xomp_thread *thr, bool (*done)(void *), void *arg)
+/* The current task waits until done(arg) (a taskwait, a taskgroup's end
+ * when `tg` is set, an undeferred task's dependences or event), running
+ * queued tasks meanwhile -- only its descendants (task scheduling
+ * constraint 2; an untied task is held to it too, as libgomp does), and
+ * none at the stack-depth bound. */
+static void wait_until(struct xomp_thread *thr, bool (*done)(void *), void *arg,
+                       struct xomp_taskgroup *tg)
 {
-    struct wait_ctx c = {
-        .thr = thr,
-        .done = done,
-        .arg = arg,
-        .help = thr->team != NULL && thr->depth < xomp_cfg.max_depth,
-    };
-    /* A helping waiter is a thief: it naps (dlb.h). */
-    uint64_t nap_ns = c.help ? xomp_dlb_nap_ns(thr->team) : 0;
+    struct xomp_task *t = thr->task;
+    struct xomp_sched_wait w = {.constraint = t, .taskgroup = tg, .floor = t->deque_mark};
+    bool help = thr->team != NULL && thr->depth < xomp_cfg.max_depth;
+    struct wait_ctx c = {.thr = thr, .done = done, .arg = arg, .w = help ? &w : NULL};
+    const struct xomp_sched_wait *outer = thr->wait;
+    if (help)
+        thr->wait = &w;
     struct xomp_idle idle;
-    xomp_idle_begin(&idle, c.help ? &thr->team->idle_sleepers : NULL);
+    xomp_idle_begin(&idle, &thr->waker, &thr->spin, help ? XOMP_SLEEP_TASKS : XOMP_SLEEP_PLAIN);
+    if (help) /* a publisher with descendants of t may wake us */
+        xomp_idle_count_in(&idle, &thr->team->sleepers, t);
     while (!done(arg)) {
-        if (c.help && xomp_task_run_one(thr)) {
+        if (help && xomp_task_run_one(thr, &w)) {
             xomp_idle_reset(&idle);
             continue;
         }
         XOMP_PROF_IDLE(thr);
-        xomp_idle_step_nap(&thr->waker, &idle, wait_recheck, &c, nap_ns);
+        xomp_idle_step(&idle, wait_recheck, &c);
     }
+    xomp_idle_end(&idle);
+    thr->wait = outer;
 }
 
 /* Every child of t completed: those completed here (local_done) and those
@@ -420,29 +337,20 @@ void xomp_taskwait(struct xomp_thread *thr)
      * was already run by other members). */
     if (children_done(t))
         goto done;
-    /* Fast path: run our own newest tasks (usually the children just
-     * created) straight from the deque while they last. */
     struct xomp_team *team = thr->team;
     if (team && thr->depth < xomp_cfg.max_depth) {
+        /* Fast path: our queued descendants are the newest tasks of our
+         * deque, above t's mark (usually the children just created): run
+         * them straight from it, while no task with a priority waits. */
         struct xomp_worker *me = thr->worker;
-        /* Our children that are still queued are the newest own tasks (the
-         * deque is LIFO and tasks of outer frames lie beneath them): run
-         * them while the top is one, serving steal requests before each (a
-         * load and a compare): an idle member asking for work waits for the
-         * answer, and leaf children create no task, so no spawn would serve
-         * it (sparselu ran 4 of 9928 tasks on the second thread when only
-         * the first child was preceded by a poll). */
-        for (;;) {
-            xomp_dlb_poll(team, me, XOMP_DLB_AT_POP);
-            struct xomp_task *child = xomp_self_peek(team, me);
-            if (me->overflow_head || !child || child->parent != t)
-                break;
-            xomp_self_drop_top(me);
+        struct xomp_task *child;
+        /* relaxed: a hint (sched/pools.h). */
+        while (!atomic_load_explicit(&team->pools.prio_count, memory_order_relaxed) &&
+               (child = xomp_deque_pop(&me->deque, t->deque_mark)))
             task_execute_on(thr, me, t, child);
-        }
     }
     if (!children_done(t))
-        wait_until(thr, children_done, t);
+        wait_until(thr, children_done, t, NULL);
 done:
     if (t->dep_table) {
         /* No child is left that could touch the dependence records. */
@@ -453,21 +361,57 @@ done:
 
 void xomp_taskyield(struct xomp_thread *thr)
 {
-    if (thr->team && thr->depth < xomp_cfg.max_depth)
-        xomp_task_run_one(thr);
+    if (!thr->team || thr->depth >= xomp_cfg.max_depth)
+        return;
+    /* Run one task the constraint allows, if any (the yielding task is
+     * suspended: only its descendants may start here). */
+    struct xomp_task *t = thr->task;
+    struct xomp_sched_wait w = {.constraint = t, .taskgroup = NULL, .floor = t->deque_mark};
+    const struct xomp_sched_wait *outer = thr->wait;
+    thr->wait = &w;
+    xomp_task_run_one(thr, &w);
+    thr->wait = outer;
+}
+
+/* Taskgroup blocks are type-stable (sched/lineage.h reads them
+ * speculatively): a thread keeps the ones it ended for its next
+ * taskgroups, and never gives them back to the system. */
+struct xomp_taskgroup *xomp_taskgroup_new(struct xomp_thread *thr)
+{
+    struct xomp_taskgroup *tg = thr->taskgroup_cache;
+    if (tg) {
+        thr->taskgroup_cache = tg->cache_next;
+    } else {
+        tg = aligned_alloc(64, (sizeof *tg + 63) & ~(size_t)63);
+        if (!tg)
+            xomp_fatal("out of memory allocating a taskgroup");
+    }
+    atomic_store_explicit(&tg->pending, 0, memory_order_relaxed);
+    atomic_store_explicit(&tg->cancelled, false, memory_order_relaxed);
+    tg->owner = thr;
+    /* release: as the task fields of xomp_task_init (sched/lineage.h). */
+    __atomic_store_n(&tg->prev, (struct xomp_taskgroup *)NULL, __ATOMIC_RELEASE);
+    tg->workshare = false;
+    tg->reductions = NULL;
+    tg->cache_next = NULL;
+    return tg;
+}
+
+void xomp_taskgroup_delete(struct xomp_thread *thr, struct xomp_taskgroup *tg)
+{
+    tg->cache_next = thr->taskgroup_cache;
+    thr->taskgroup_cache = tg;
 }
 
 void xomp_taskgroup_start(struct xomp_thread *thr)
 {
-    struct xomp_taskgroup *tg = calloc(1, sizeof *tg);
-    if (!tg)
-        xomp_fatal("out of memory allocating a taskgroup");
-    atomic_init(&tg->pending, 0);
-    atomic_init(&tg->cancelled, false);
-    tg->owner = thr;
-    tg->prev = thr->task->taskgroup;
-    tg->reductions = tg->prev ? tg->prev->reductions : NULL;
-    thr->task->taskgroup = tg;
+    struct xomp_task *t = thr->task;
+    struct xomp_taskgroup *tg = xomp_taskgroup_new(thr);
+    struct xomp_taskgroup *prev = t->taskgroup;
+    /* release, both: as in xomp_taskgroup_new. */
+    __atomic_store_n(&tg->prev, prev, __ATOMIC_RELEASE);
+    tg->reductions = prev ? prev->reductions : NULL;
+    __atomic_store_n(&t->taskgroup, tg, __ATOMIC_RELEASE);
 }
 
 static bool taskgroup_done(void *arg)
@@ -484,10 +428,12 @@ void xomp_taskgroup_end(struct xomp_thread *thr)
     if (!tg)
         xomp_fatal("GOMP_taskgroup_end without a matching GOMP_taskgroup_start");
     XOMP_PROF_BEGIN(thr, XOMP_EV_TASKGROUP, 0, 0);
-    wait_until(thr, taskgroup_done, tg);
+    if (!taskgroup_done(tg))
+        wait_until(thr, taskgroup_done, tg, tg);
     XOMP_PROF_END(thr, XOMP_EV_TASKGROUP);
-    t->taskgroup = tg->prev;
-    free(tg);
+    /* release: as in xomp_taskgroup_start. */
+    __atomic_store_n(&t->taskgroup, tg->prev, __ATOMIC_RELEASE);
+    xomp_taskgroup_delete(thr, tg);
 }
 
 bool xomp_taskgroup_cancelled(const struct xomp_task *t)
@@ -550,6 +496,7 @@ __attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struc
     t->flags |= XOMP_TASK_UNDEFERRED;
     t->owner = thr;
     t->creator = (uint16_t)thr->team_id;
+    xomp_sched_mark(t, thr->worker);
     thr->stats.undeferred++;
     thr->task = t;
     thr->depth++;
@@ -652,8 +599,10 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
             /* Wait for the siblings it depends on, running tasks meanwhile. */
             t->flags |= XOMP_TASK_WAITED;
             if (!xomp_dep_register(thr, parent, t, depend))
-                wait_until(thr, npred_zero, t);
+                wait_until(thr, npred_zero, t, NULL);
         }
+        if (thr->worker)
+            xomp_sched_mark(t, thr->worker);
         thr->task = t;
         thr->depth++;
         XOMP_PROF_TASK_BEGIN(thr, t);
@@ -663,20 +612,14 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         thr->task = parent;
         if ((t->flags & XOMP_TASK_DETACH) &&
             atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_acq_rel) != 1)
-            wait_until(thr, detach_fulfilled, t); /* the encountering task waits */
+            wait_until(thr, detach_fulfilled, t, NULL); /* the encountering task waits */
         task_complete(thr, t);
         return;
     }
 
     xomp_task_count_child(thr, parent, t);
-    if (has_deps && !xomp_dep_register(thr, parent, t, depend)) {
-        /* Its last predecessor will schedule it.  Someone idle may have
-         * asked us for work: a thread creating only tasks that wait must
-         * still hand out the ready ones it queued (xomp_task_submit serves
-         * requests for the others). */
-        xomp_dlb_poll(thr->team, thr->worker, XOMP_DLB_AT_POP);
-        return;
-    }
+    if (has_deps && !xomp_dep_register(thr, parent, t, depend))
+        return; /* its last predecessor will schedule it */
     xomp_task_submit(thr, t);
 }
 
@@ -748,15 +691,24 @@ void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t)
 {
     if (!t || !(t->flags & XOMP_TASK_DETACH))
         xomp_fatal("omp_fulfill_event: %p is not the event of a detachable task", (void *)t);
-    /* acq_rel: as in task_execute; the one that reaches 0 completes. */
-    int32_t left = atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_acq_rel) - 1;
+    /* An undeferred task's encountering thread waits for the count to
+     * reach 0 and then completes and frees the task at once: read what we
+     * need before our decrement, never after.  (Thread states are never
+     * freed.) */
+    bool undeferred = t->flags & XOMP_TASK_UNDEFERRED;
+    struct xomp_thread *encountering = t->owner;
+    /* seq_cst: the one that reaches 0 completes and sees the other's
+     * effects (acquire and release), and for an undeferred task the
+     * decrement is the event of the sleep protocol (xomp_wake_after_sc_rmw). */
+    int32_t left = atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_seq_cst) - 1;
     if (left < 0)
         xomp_fatal("omp_fulfill_event: the event %p was already fulfilled", (void *)t);
     if (left > 0)
         return; /* the body is still running: its end completes the task */
-    if (t->flags & XOMP_TASK_UNDEFERRED)
-        /* Its encountering thread waits in wait_until(detach_fulfilled). */
-        xomp_wake_if_sleeping(&t->owner->waker);
+    if (undeferred)
+        /* Its encountering thread waits in wait_until(detach_fulfilled);
+         * t may be gone already. */
+        xomp_wake_after_sc_rmw(&encountering->waker);
     else
         task_complete(thr, t);
 }

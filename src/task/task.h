@@ -60,10 +60,15 @@ enum xomp_task_flags {
 struct xomp_task {
     void (*fn)(void *);
     void *data;
+    /* parent, level and taskgroup are read by other threads while the task
+     * is queued, and speculatively (sched/lineage.h): written only with
+     * atomic stores (release), once per use of the block -- taskgroup also
+     * by the task itself while it runs, when it opens or ends one. */
     struct xomp_task *parent;
     /* The innermost taskgroup: the one this task was created in (it is
      * counted there), or one it opened itself (taskgroup_start pushes). */
     struct xomp_taskgroup *taskgroup;
+    uint32_t level;        /* explicit-task nesting: 0 for an implicit task */
     /* Thread executing the task; children wake it when it may be waiting. */
     struct xomp_thread *owner;
     struct xomp_team *team; /* team of the region that created it */
@@ -78,6 +83,10 @@ struct xomp_task {
     uint64_t local_done;
     struct xomp_icv icv;
     uint32_t flags;
+    /* The bottom of its thread's deque when it began to run there: the
+     * deque entries from this index up are its descendants while it runs
+     * (sched/README.md, "The tied-task constraint"). */
+    int64_t deque_mark;
     uint16_t size_class;   /* task cache size class (task_alloc.c) */
     uint16_t creator;      /* team id of the creating worker (statistics) */
     int32_t priority;
@@ -99,11 +108,15 @@ struct xomp_task {
  * and all their descendants that have not completed. */
 struct xomp_taskgroup {
     _Atomic int64_t pending;
-    struct xomp_taskgroup *prev;  /* enclosing taskgroup of the same task */
+    /* Enclosing taskgroup of the same task; read speculatively like a
+     * task's parent (sched/lineage.h): written with an atomic store, and
+     * taskgroup blocks are type-stable (task.c). */
+    struct xomp_taskgroup *prev;
     struct xomp_thread *owner;    /* thread that waits in taskgroup_end */
     _Atomic bool cancelled;       /* `cancel taskgroup` (abi/cancel.c) */
     bool workshare;               /* opened for a worksharing task reduction */
     uintptr_t *reductions;        /* task reductions registered (reduction.c) */
+    struct xomp_taskgroup *cache_next; /* its thread's cache of free blocks (task.c) */
 };
 
 #endif

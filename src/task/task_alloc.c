@@ -113,22 +113,28 @@ struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size
     unsigned cls = 0;
     while (cls < XOMP_TASK_CLASSES && class_size[cls] < need)
         cls++;
-    /* Blocks are 64-byte aligned: larger alignments need the heap path. */
+    /* Blocks are 64-byte aligned: larger alignments, and argument blocks
+     * larger than the largest class, live in a separate heap block; the
+     * task itself still takes a block of the smallest class, so that task
+     * headers stay type-stable (sched/lineage.h reads them speculatively). */
     struct xomp_task *t;
     if (cls == XOMP_TASK_CLASSES || arg_align > 64) {
         size_t align = arg_align > 64 ? arg_align : 64;
-        t = aligned_alloc(align, (need + align - 1) & ~(align - 1));
-        if (!t)
+        size_t bytes = arg_size ? (arg_size + align - 1) & ~(align - 1) : align;
+        void *heap_args = aligned_alloc(align, bytes);
+        if (!heap_args)
             xomp_fatal("out of memory allocating a task with %zu bytes of arguments", arg_size);
-        t->size_class = XOMP_TASK_CLASSES; /* malloc'ed: freed with free() */
-    } else {
-        if (__builtin_expect(!cache->free[cls], 0))
-            cache_refill(cache, cls);
-        t = cache->free[cls];
-        cache->free[cls] = t->next;
-        cache->count[cls]--;
-        t->size_class = (uint16_t)cls;
+        t = xomp_task_alloc_small(cache);
+        t->size_class = XOMP_TASK_CLASSES; /* arguments in the heap: freed with free() */
+        *args = heap_args;
+        return t;
     }
+    if (__builtin_expect(!cache->free[cls], 0))
+        cache_refill(cache, cls);
+    t = cache->free[cls];
+    cache->free[cls] = t->next;
+    cache->count[cls]--;
+    t->size_class = (uint16_t)cls;
     *args = (char *)t + offset;
     return t;
 }
@@ -137,7 +143,10 @@ void xomp_task_free_slow(struct xomp_task_cache *cache, struct xomp_task *t)
 {
     unsigned cls = t->size_class;
     if (cls == XOMP_TASK_CLASSES) {
-        free(t);
+        /* A small block whose arguments live in the heap (xomp_task_alloc). */
+        free(t->data);
+        t->size_class = 0;
+        xomp_task_free(cache, t);
         return;
     }
     t->next = cache->free[cls];

@@ -46,8 +46,10 @@ void xomp_task_spawn_fixed(struct xomp_thread *thr, void (*fn)(void *), void *da
                            bool undeferred, unsigned flags, int priority,
                            const struct xomp_args_fixup *fixup);
 
-/* Run one queued task of the calling team member, if any. */
-bool xomp_task_run_one(struct xomp_thread *thr);
+struct xomp_sched_wait;
+
+/* Run one queued task the calling member may run under `w`, if any. */
+bool xomp_task_run_one(struct xomp_thread *thr, const struct xomp_sched_wait *w);
 
 /* A team of one runs a new task at once: xomp_task_spawn's choice, for a
  * task with usual arguments in block `t`, the head of the thread's
@@ -58,8 +60,9 @@ void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t, void (*fn)
 /* Place a new counted task (or run it at once when its ring is full). */
 void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t);
 
-/* Does the calling member have a task it could run? */
-bool xomp_task_has_work(struct xomp_thread *thr);
+/* Does the calling member have a task it could run under `w`?  (The
+ * sleep recheck: looks everywhere, sched.h.) */
+bool xomp_task_has_work(struct xomp_thread *thr, const struct xomp_sched_wait *w);
 
 /* A task's dependences are met: schedule it (depend.c). */
 void xomp_task_ready(struct xomp_thread *thr, struct xomp_task *t);
@@ -78,6 +81,10 @@ void xomp_taskgroup_cancel(struct xomp_task *t);
 void xomp_taskwait(struct xomp_thread *thr);
 void xomp_taskyield(struct xomp_thread *thr);
 void xomp_taskgroup_start(struct xomp_thread *thr);
+/* A taskgroup block, owned by `thr`, and its return (type-stable: kept
+ * in the thread's cache, never freed). */
+struct xomp_taskgroup *xomp_taskgroup_new(struct xomp_thread *thr);
+void xomp_taskgroup_delete(struct xomp_thread *thr, struct xomp_taskgroup *tg);
 void xomp_taskgroup_end(struct xomp_thread *thr);
 
 /* Initialize `t` as the implicit task of a team member (or the initial

@@ -103,7 +103,7 @@ void xomp_bind_member(struct xomp_thread *thr, struct xomp_team *team, unsigned 
 {
     if (!team->binding)
         return;
-    struct xomp_task *implicit = &team->workers[id].implicit_task;
+    struct xomp_task *implicit = team->workers[id].implicit_task;
     implicit->icv.part_first = team->member_part_first[id];
     implicit->icv.part_len = team->member_part_len[id];
     int place = team->member_place[id];

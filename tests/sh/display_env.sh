@@ -4,7 +4,7 @@
 # OMP_DISPLAY_ENV on xomp (LD_LIBRARY_PATH=BUILD_DIR/lib): with =true the
 # program prints one block from "OPENMP DISPLAY ENVIRONMENT BEGIN" to
 # "... END" holding the xomp banner and a "NAME = 'value'" line for every
-# OMP_* setting and xomp's XOMP_QUEUE_SIZE, XOMP_PLACEMENT, XOMP_SOLO, XOMP_BARRIER,
+# OMP_* setting and xomp's XOMP_QUEUE_SIZE, XOMP_SOLO, XOMP_BARRIER,
 # the load-balancing knobs (XOMP_DLB*, XOMP_TOPOLOGY) and XOMP_PROFILE,
 # whose values reflect the environment given; =verbose adds GOMP_SPINCOUNT,
 # XOMP_PROFILE_EVENTS and XOMP_PROFILE_DIR;
@@ -122,8 +122,8 @@ echo "== OMP_DISPLAY_ENV=true with settings"
 run OMP_DISPLAY_ENV=true OMP_NUM_THREADS=3,2 OMP_DYNAMIC=true OMP_SCHEDULE=guided,7 \
     OMP_PROC_BIND=close OMP_STACKSIZE=4M OMP_WAIT_POLICY=active OMP_THREAD_LIMIT=7 \
     OMP_MAX_ACTIVE_LEVELS=3 OMP_CANCELLATION=true OMP_MAX_TASK_PRIORITY=4 \
-    XOMP_QUEUE_SIZE=64 XOMP_PLACEMENT=local XOMP_SOLO=queue XOMP_BARRIER=central XOMP_DLB=waitfree1 \
-    XOMP_DLB_STEAL=3 XOMP_DLB_INTERVAL=5 XOMP_DLB_VICTIMS=2 XOMP_DLB_PLOCAL=0.25 XOMP_TOPOLOGY=4x2
+    XOMP_QUEUE_SIZE=64 XOMP_SOLO=queue XOMP_BARRIER=central XOMP_DLB=ws \
+    XOMP_DLB_STEAL=3 XOMP_DLB_PLOCAL=0.25 XOMP_TOPOLOGY=4x2
 if check_block "OMP_DISPLAY_ENV=true"; then
     expect OMP_NUM_THREADS 3,2
     expect OMP_DYNAMIC TRUE
@@ -137,14 +137,11 @@ if check_block "OMP_DISPLAY_ENV=true"; then
     expect OMP_CANCELLATION TRUE
     expect OMP_MAX_TASK_PRIORITY 4
     expect XOMP_QUEUE_SIZE 64
-    expect XOMP_PLACEMENT local
     expect XOMP_SOLO queue
     expect XOMP_BARRIER central
     expect XOMP_PROFILE off
-    expect XOMP_DLB waitfree1
+    expect XOMP_DLB ws
     expect XOMP_DLB_STEAL 3
-    expect XOMP_DLB_INTERVAL 5
-    expect XOMP_DLB_VICTIMS 2
     expect XOMP_DLB_PLOCAL 0.25
     expect XOMP_TOPOLOGY 4x2
     absent GOMP_SPINCOUNT
@@ -167,7 +164,6 @@ if check_block "OMP_DISPLAY_ENV=true (defaults)"; then
     expect OMP_CANCELLATION FALSE
     expect OMP_MAX_TASK_PRIORITY 0
     expect XOMP_QUEUE_SIZE '*'
-    expect XOMP_PLACEMENT '*'
     expect XOMP_SOLO run
     expect XOMP_BARRIER '*'
     expect XOMP_DLB ws
@@ -177,11 +173,11 @@ if check_block "OMP_DISPLAY_ENV=true (defaults)"; then
 fi
 
 echo "== OMP_DISPLAY_ENV=verbose"
-run OMP_DISPLAY_ENV=verbose OMP_NUM_THREADS=2 XOMP_PLACEMENT=local XOMP_PROFILE_EVENTS=4096 \
+run OMP_DISPLAY_ENV=verbose OMP_NUM_THREADS=2 XOMP_SOLO=queue XOMP_PROFILE_EVENTS=4096 \
     XOMP_PROFILE_DIR=/tmp/xomp-display-env-profile XOMP_DLB_STEAL=half
 if check_block "OMP_DISPLAY_ENV=verbose"; then
     expect OMP_NUM_THREADS 2
-    expect XOMP_PLACEMENT local
+    expect XOMP_SOLO queue
     expect XOMP_DLB_STEAL half
     expect OMP_MAX_ACTIVE_LEVELS '*'
     expect GOMP_SPINCOUNT '*'

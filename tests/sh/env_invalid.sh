@@ -83,12 +83,11 @@ bad() {
 invalid="OMP_NUM_THREADS=abc OMP_NUM_THREADS=0 OMP_NUM_THREADS=-2 OMP_DYNAMIC=maybe
 OMP_STACKSIZE=12Q OMP_WAIT_POLICY=sometimes OMP_PROC_BIND=sideways OMP_SCHEDULE=bogus
 OMP_MAX_ACTIVE_LEVELS=-1 OMP_THREAD_LIMIT=0 OMP_MAX_TASK_PRIORITY=-3 OMP_CANCELLATION=2
-GOMP_SPINCOUNT=zz OMP_DISPLAY_ENV=loud XOMP_QUEUE_SIZE=0 XOMP_PLACEMENT=nowhere XOMP_SOLO=alone
+GOMP_SPINCOUNT=zz OMP_DISPLAY_ENV=loud XOMP_QUEUE_SIZE=0 XOMP_SOLO=alone
 XOMP_BARRIER=wall XOMP_MAX_DEPTH=-5 XOMP_SPIN_US=x XOMP_DLB=steal XOMP_DLB_STEAL=0
-XOMP_DLB_VICTIMS=0 XOMP_DLB_INTERVAL=-1 XOMP_DLB_PLOCAL=1.5 XOMP_DLB_PLOCAL=half
+XOMP_DLB_PLOCAL=1.5 XOMP_DLB_PLOCAL=half
 XOMP_TOPOLOGY=3x0 XOMP_TOPOLOGY=0,,1 XOMP_TOPOLOGY=nodes XOMP_PROFILE=loud XOMP_PROFILE_EVENTS=3
-XOMP_PROFILE_EVENTS=lots XOMP_PROFILE_DIR= XOMP_DLB_ROUND_START=0
-XOMP_DLB_ROUND_START=1099511627776 XOMP_DLB_ROUND_START=-64"
+XOMP_PROFILE_EVENTS=lots XOMP_PROFILE_DIR= XOMP_PUBLISH_FENCE=2"
 
 for setting in $invalid; do
     name=${setting%%=*}
@@ -115,10 +114,30 @@ done
 valid="OMP_NUM_THREADS=3 OMP_NUM_THREADS=3,2 OMP_DYNAMIC=false OMP_SCHEDULE=dynamic,4
 OMP_STACKSIZE=4M OMP_WAIT_POLICY=passive OMP_MAX_ACTIVE_LEVELS=2 OMP_THREAD_LIMIT=8
 OMP_MAX_TASK_PRIORITY=5 OMP_CANCELLATION=false GOMP_SPINCOUNT=10k XOMP_QUEUE_SIZE=64
-XOMP_DLB_ROUND_START=1099511627775
-XOMP_PLACEMENT=local XOMP_SOLO=queue XOMP_BARRIER=central XOMP_MAX_DEPTH=64 XOMP_SPIN_US=10
-XOMP_DLB=waitfree2 XOMP_DLB=wait XOMP_DLB_STEAL=half XOMP_DLB_PLOCAL=0.5 XOMP_DLB_PLOCAL=1 XOMP_TOPOLOGY=4x2
-XOMP_TOPOLOGY=0,1,1 XOMP_TOPOLOGY=machine XOMP_PROFILE=off XOMP_PROFILE_EVENTS=4096"
+XOMP_SOLO=queue XOMP_BARRIER=central XOMP_MAX_DEPTH=64 XOMP_SPIN_US=10
+XOMP_DLB=ws XOMP_DLB_STEAL=half XOMP_DLB_PLOCAL=0.5 XOMP_DLB_PLOCAL=1 XOMP_TOPOLOGY=4x2
+XOMP_TOPOLOGY=0,1,1 XOMP_TOPOLOGY=machine XOMP_PROFILE=off XOMP_PROFILE_EVENTS=4096
+XOMP_PUBLISH_FENCE=1 XOMP_PUBLISH_FENCE=0"
+
+# Settings of the retired message-based scheduler: one line each saying
+# so, naming the variable, and the program runs as usual.
+retired="XOMP_PLACEMENT=rr XOMP_PLACEMENT=local XOMP_DLB_VICTIMS=2 XOMP_DLB_INTERVAL=5
+XOMP_DLB_ROUND_START=1 XOMP_DLB=none XOMP_DLB=rp XOMP_DLB=wait XOMP_DLB=waitfree1 XOMP_DLB=waitfree2"
+
+for setting in $retired; do
+    name=${setting%%=*}
+    run OMP_NUM_THREADS=2 "$setting"
+    rc=$?
+    lines=$(grep -c '^xomp: ' "$tmp/err")
+    line=$(grep '^xomp: ' "$tmp/err" | head -n 1)
+    if [ $rc -ne 0 ] || ! grep -q ' ok$' "$tmp/out"; then
+        bad "$setting (retired): the program failed (exit $rc)"
+    elif [ "$lines" -ne 1 ] || [[ "$line" != *"$name"*"no longer supported"* ]]; then
+        bad "$setting (retired): expected one 'no longer supported' line naming $name"
+    else
+        echo "ok   $setting (retired) -> $line"
+    fi
+done
 
 for setting in $valid; do
     name=${setting%%=*}

@@ -3,9 +3,10 @@
 #
 # Run the stress programs on xomp under a matrix of scheduler settings that
 # change which interleavings happen: sleeping at once (XOMP_SPIN_US=0) so
-# every push must wake its consumer, rings of 2 slots so most pushes fail
-# and run inline, both placements, both barriers, tree arities, odd and
-# oversubscribed thread counts.  Usage: stress_matrix.sh BUILD_DIR
+# every published task must wake a sleeper, deques of 2 tasks so most new
+# tasks run inline, publishers that fence instead of the sleepers'
+# process-wide barrier (XOMP_PUBLISH_FENCE=1), both barriers, tree arities,
+# odd and oversubscribed thread counts.  Usage: stress_matrix.sh BUILD_DIR
 set -u
 build=${1:?usage: stress_matrix.sh BUILD_DIR}
 programs=(test_stress_barrier_late_push test_stress_random_trees test_omp_task_fib test_stress_dep_counting)
@@ -35,10 +36,10 @@ for prog in "${programs[@]}"; do
     for threads in $threads_list; do
         for spin in $spins; do
             for barrier in tree central; do
-                for placement in rr local; do
+                for fence in 0 1; do
                     for qsize in 2 256; do
                         run "$prog" OMP_NUM_THREADS=$threads XOMP_SPIN_US=$spin \
-                            XOMP_BARRIER=$barrier XOMP_PLACEMENT=$placement \
+                            XOMP_BARRIER=$barrier XOMP_PUBLISH_FENCE=$fence \
                             XOMP_QUEUE_SIZE=$qsize
                     done
                 done

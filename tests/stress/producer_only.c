@@ -12,7 +12,7 @@
  * on a busy machine the result does not depend on which thread the system
  * runs), and the program prints, on stdout, the fraction of top-level
  * tasks that threads other than the producer ran ("share_other=F"), for
- * tests/sh/dlb_moves_work.sh.
+ * tests/sh/steal_moves_work.sh.
  */
 #include "xomp_test.h"
 

@@ -38,11 +38,11 @@ BODIES = {
     "hang": 'sleep 30\nline ok\n',
     "wrongrt": 'line ok gomp\n',
     # a microbenchmark that the driver runs under xomp only, with a sweep
-    "micro-ring": 'line ok\n',
+    "micro-deque": 'line ok\n',
 }
 
 DEFAULT_CLASSES = "test 1\nsmall 2\n"
-CLASSES = {"micro-ring": "test spsc,10\ntest pingpong,10\nsmall spsc,100\n"}
+CLASSES = {"micro-deque": "test owner,10\ntest steal,10\nsmall owner,100\n"}
 
 
 def write_kernel(build_dir, name, body, time_s="0.010000"):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from xomptools.prof import dump as d
 
-COUNTERS = ("tasks_created", "tasks_run", "run_self", "immediate", "req_sent", "barriers")
+COUNTERS = ("tasks_created", "tasks_run", "run_self", "immediate", "steals", "barriers")
 
 B, E, I = d.BEGIN, d.END, d.INSTANT
 
@@ -39,7 +39,7 @@ MEMBER = [
     (126, d.IMPLICIT, E, 0, 0),
     (126, d.BARRIER, B, 1, 0),
     (130, d.STALL, B, 0, 0),
-    (140, d.STEAL_REQUEST, I, 0, 0),
+    (140, d.STEAL, I, 0, 1),
     (150, d.STALL, E, 0, 0),
     (150, d.TASK, B, 0, 0),
     (190, d.TASK, E, 0, 0),
@@ -52,7 +52,7 @@ TWO_THREADS = [
     {"index": 0, "kind": "initial", "records": MASTER,
      "counters": {"tasks_created": 2, "tasks_run": 1, "run_self": 1, "barriers": 1}},
     {"index": 1, "kind": "pool", "records": MEMBER,
-     "counters": {"tasks_run": 1, "req_sent": 1, "barriers": 1}},
+     "counters": {"tasks_run": 1, "steals": 1, "barriers": 1}},
 ]
 
 
@@ -67,7 +67,7 @@ def write_profile(path, threads=TWO_THREADS, mode="events", dump_ticks=300,
         "program": "./fake", "pid": "4242", "clock": "clock_gettime",
         "ticks_per_second": f"{ticks_per_second:.3f}", "start_ticks": "0", "start_ns": "0",
         "dump_ticks": str(dump_ticks), "dump_ns": str(dump_ticks), "threads": str(len(threads)),
-        "placement": "local", "dlb": "ws", "counters": " ".join(counters),
+        "dlb": "ws", "counters": " ".join(counters),
         "events": str(sum(len(t["records"]) for t in threads)),
         "events_dropped": str(sum(t.get("dropped", 0) for t in threads)),
         "event_capacity": "1048576",

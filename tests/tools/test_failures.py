@@ -101,18 +101,18 @@ class BrokenKernels(unittest.TestCase):
         self.assertFalse(self.cell("wrongrt", "gomp")["failed"])
 
     def test_micro_runs_its_sweep_under_xomp_only(self):
-        cells = [c for c in self.data["cells"] if c["kernel"] == "micro-ring"]
+        cells = [c for c in self.data["cells"] if c["kernel"] == "micro-deque"]
         self.assertEqual({(c["param"], c["runtime"]) for c in cells},
-                         {("spsc,10", "xomp:XOMP_FAKE_SETTING=on"),
-                          ("pingpong,10", "xomp:XOMP_FAKE_SETTING=on")})
+                         {("owner,10", "xomp:XOMP_FAKE_SETTING=on"),
+                          ("steal,10", "xomp:XOMP_FAKE_SETTING=on")})
         self.assertTrue(all(not c["failed"] and c["klass"] == "test" for c in cells))
-        runs = [r for r in self.data["runs"] if r["kernel"] == "micro-ring"]
-        self.assertEqual({r["fields"]["param"] for r in runs}, {"spsc,10", "pingpong,10"})
-        self.assertIn("micro-ring runs under xomp only", self.stderr)
+        runs = [r for r in self.data["runs"] if r["kernel"] == "micro-deque"]
+        self.assertEqual({r["fields"]["param"] for r in runs}, {"owner,10", "steal,10"})
+        self.assertIn("micro-deque runs under xomp only", self.stderr)
         self.assertIn("not run under gomp", self.stderr)
         # its cost per operation is in the microbenchmark table: 10 ms / 1000
         report = (self.out / "report.md").read_text()
-        self.assertRegex(report, r"\| micro-ring \| test \| spsc,10 \| SPSC ring push\+pop \| 2 \| "
+        self.assertRegex(report, r"\| micro-deque \| test \| owner,10 \| deque push\+pop by its owner \| 2 \| "
                                  r"xomp:XOMP_FAKE_SETTING=on \| 10000 \|")
 
     def test_table_and_report_show_failed_not_a_time(self):

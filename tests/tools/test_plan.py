@@ -63,8 +63,8 @@ class Order(unittest.TestCase):
         self.assertEqual(len({r.cell_key() for r in reqs}), 2)
 
     def test_micro_without_serial_and_tied_to_xomp(self):
-        ring = plan.Workload(kernels.Kernel("micro-ring", "/x/micro-ring"), "small",
-                             "spsc,10", False)
+        ring = plan.Workload(kernels.Kernel("micro-deque", "/x/micro-deque"), "small",
+                             "owner,10", False)
         sync = plan.Workload(kernels.Kernel("micro-syncbench", "/x/micro-syncbench"), "small",
                              "barrier,10", False)
         rts = [rt("gomp"), rt("llvm"), rt("xomp"), rt("xomp:XOMP_QUEUE_SIZE=64")]
@@ -103,12 +103,12 @@ class Order(unittest.TestCase):
 class Discovery(unittest.TestCase):
     def test_protocol_kernels_then_microbenchmarks(self):
         with tempfile.TemporaryDirectory() as tmp:
-            fakes.make_build(tmp, names=["micro-ring", "segv", "good"])
+            fakes.make_build(tmp, names=["micro-deque", "segv", "good"])
             found = kernels.discover(tmp)
-            self.assertEqual([k.name for k in found], ["good", "segv", "micro-ring"])
+            self.assertEqual([k.name for k in found], ["good", "segv", "micro-deque"])
             self.assertEqual(kernels.list_classes(found[0]), {"test": ["1"], "small": ["2"]})
             self.assertEqual(kernels.list_classes(found[2]),
-                             {"test": ["spsc,10", "pingpong,10"], "small": ["spsc,100"]})
+                             {"test": ["owner,10", "steal,10"], "small": ["owner,100"]})
             self.assertEqual(kernels.discover(Path(tmp) / "nothing"), [])
             # a kernel inside its own CMake build folder: bench/posp/posp
             nested = Path(tmp) / "bench" / "posp"
@@ -116,7 +116,7 @@ class Discovery(unittest.TestCase):
             fakes.write_kernel(nested, "posp", fakes.BODIES["good"])
             (nested / "bench" / "posp").rename(nested / "posp")
             self.assertEqual([k.name for k in kernels.discover(tmp)],
-                             ["good", "posp", "segv", "micro-ring"])
+                             ["good", "posp", "segv", "micro-deque"])
 
 
 class Aggregate(unittest.TestCase):

@@ -46,7 +46,7 @@ class States(unittest.TestCase):
         self.assertEqual(nonzero(member.states), {"outside": 25, "runtime": 15, "implicit": 1,
                                                   "barrier": 4, "stall": 55, "task": 40})
         self.assertEqual(dict(member.stall_in), {"barrier": 55})
-        self.assertEqual((member.tasks_run, member.steal_requests), (1, 1))
+        self.assertEqual((member.tasks_run, member.steals), (1, 1))
         self.assertEqual(member.total, 140)
 
     def test_regions_and_sizes(self):

@@ -1,6 +1,6 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
 /*
- * The NUMA map (topo/numa.c, sched/dlb.c's xomp_dlb_plan):
+ * The NUMA map (topo/numa.c, sched/steal.c, xomp_sched_plan):
  *   - hwloc's NUMA nodes group the CPUs exactly as the kernel's
  *     /sys/devices/system/node/nodeN/cpulist do;
  *   - virtual topologies (XOMP_TOPOLOGY "NxC" and lists) give members the
@@ -10,7 +10,7 @@
  */
 #include "runtime/config.h"
 #include "runtime/team.h"
-#include "sched/dlb.h"
+#include "sched/sched.h"
 #include "topo/numa.h"
 
 #include "check.h"
@@ -95,7 +95,7 @@ static void check_plan(const char *spec, unsigned n, const int *places, const un
     team->binding = places != NULL;
     for (unsigned i = 0; places && i < n; i++)
         team->member_place[i] = places[i];
-    xomp_dlb_plan(team);
+    xomp_sched_plan(team);
     for (unsigned i = 0; i < n; i++) {
         const struct xomp_member_map *m = &team->member_map[i];
         CHECK(m->node == want_node[i], "%s: member %u in node %u, expected %u", spec, i, m->node,

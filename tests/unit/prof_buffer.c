@@ -88,8 +88,8 @@ static void random_sequence(struct run *r, unsigned steps, bool close_all)
             log_call(r, type, XOMP_EV_END);
             xomp_prof_end(&r->thr, type);
         } else if (what == 8) {
-            log_call(r, XOMP_EV_STEAL_REQUEST, XOMP_EV_INSTANT);
-            xomp_prof_instant(&r->thr, XOMP_EV_STEAL_REQUEST, i, 0);
+            log_call(r, XOMP_EV_STEAL, XOMP_EV_INSTANT);
+            xomp_prof_instant(&r->thr, XOMP_EV_STEAL, i, 0);
         } else if (!stalled && real_depth > 1) { /* stalls happen inside waits */
             log_call(r, XOMP_EV_STALL, XOMP_EV_BEGIN);
             r->stack[r->depth++] = XOMP_EV_STALL;

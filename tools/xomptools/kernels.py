@@ -130,8 +130,8 @@ def _schedbench_what(param):
 
 
 _SYNC_WHAT = {"barrier": "barrier", "parallel": "parallel region enter+exit"}
-_RING_WHAT = {"spsc": "SPSC ring push+pop", "pingpong": "ring round trip",
-              "xqueue": "XQueue push+pop, all to all"}
+_DEQUE_WHAT = {"owner": "deque push+pop by its owner", "burst": "64 pushes, then 64 pops",
+               "steal": "one owner pushes, thieves steal"}
 
 MICROBENCHMARKS = {
     "taskbench": Micro(describe=_taskbench_what, cost="core",
@@ -141,10 +141,10 @@ MICROBENCHMARKS = {
                         * (_field_int(p, 1) or 1)),
     "micro-syncbench": Micro(describe=lambda p: _SYNC_WHAT.get(_fields(p)[0], _fields(p)[0]),
                              serial=False),
-    "micro-ring": Micro(describe=lambda p: _RING_WHAT.get(_fields(p)[0], _fields(p)[0]),
-                        families=("xomp",), serial=False,
-                        why_families="it drives xomp's rings directly (linked with the "
-                                     "runtime's objects)"),
+    "micro-deque": Micro(describe=lambda p: _DEQUE_WHAT.get(_fields(p)[0], _fields(p)[0]),
+                         families=("xomp",), serial=False,
+                         why_families="it drives xomp's task deque directly (linked with the "
+                                      "runtime's objects)"),
 }
 
 

@@ -122,7 +122,7 @@ def workloads_for(kernel: Kernel, classes, class_names=(), params=(), quick=Fals
 
 
 def runtimes_for(kernel_name, runtimes):
-    """The runtimes a kernel runs under (micro-ring: xomp's only)."""
+    """The runtimes a kernel runs under (micro-deque: xomp's only)."""
     return [rt for rt in runtimes if kernels.runs_under(kernel_name, rt.family)]
 
 

@@ -118,7 +118,7 @@ def cell_row(cell, runtime_names):
     """The formatted values of one cell, in columns() order."""
     head = [cell.kernel, cell.klass, _short(cell.param), str(cell.threads), cell.runtime]
     # blank: the cell itself, serial runs, and runtimes this kernel does not
-    # run under (micro-ring); "-" only where a comparison failed
+    # run under (micro-deque); "-" only where a comparison failed
     ratios = [("" if name == cell.runtime or cell.mode == "serial" or name not in cell.ratios
                else fmt_ratio(cell.ratios[name])) for name in runtime_names]
     if cell.failed:

@@ -50,7 +50,7 @@ def _header(profile, analysis):
     lines = [f"xomp profile {profile.path}",
              f"program {m.get('program', '?')} (pid {m.get('pid', '?')}), mode {m['mode']}, "
              f"{len(profile.counters)} threads, run time {profile.run_seconds:.3f} s, "
-             f"placement {m.get('placement', '?')}, dlb {m.get('dlb', '?')}"
+             f"dlb {m.get('dlb', '?')}"
              + (f", {m['numa_nodes']} NUMA node(s)" if m.get("numa_nodes", "0") != "0" else "")
              + (f" (XOMP_TOPOLOGY {m['topology']})"
                 if m.get("topology", "machine") != "machine" else "")]
@@ -139,7 +139,8 @@ def to_json(profile, analysis):
                          "states_s": {k: s(v) for k, v in t.states.items()},
                          "stall_in_s": {k: s(v) for k, v in t.stall_in.items()},
                          "tasks_run": t.tasks_run, "undeferred": t.undeferred,
-                         "creates": t.creates, "steal_requests": t.steal_requests,
+                         "creates": t.creates, "steals": t.steals,
+                         "steal_requests": t.steal_requests,
                          "steal_serves": t.steal_serves, "dropped": t.dropped}
                         for t in analysis.threads],
             "regions": [{"master": r.master, "members": r.members,

@@ -21,12 +21,14 @@ BYTE_ORDER_MARK = 0x01020304
 
 # Event types and phases (src/prof/events.h); the numbers are the format.
 THREAD, PARALLEL, IMPLICIT, TASK, TASK_CREATE, TASKWAIT, TASKGROUP, BARRIER, STALL, \
-    STEAL_REQUEST, STEAL_SERVE = range(1, 12)
+    STEAL_REQUEST, STEAL_SERVE, STEAL = range(1, 13)
+# STEAL_REQUEST and STEAL_SERVE: message-based load balancing, retired; older
+# dumps hold them.  STEAL: a thief took b tasks from member a's deque.
 EVENT_NAMES = {THREAD: "thread", PARALLEL: "parallel", IMPLICIT: "implicit task", TASK: "task",
                TASK_CREATE: "create", TASKWAIT: "taskwait", TASKGROUP: "taskgroup",
                BARRIER: "barrier", STALL: "stall", STEAL_REQUEST: "steal request",
-               STEAL_SERVE: "steal serve"}
-INSTANT_TYPES = {STEAL_REQUEST, STEAL_SERVE}
+               STEAL_SERVE: "steal serve", STEAL: "steal"}
+INSTANT_TYPES = {STEAL_REQUEST, STEAL_SERVE, STEAL}
 BEGIN, END, INSTANT = 0, 1, 2
 TASK_UNDEFERRED = 1
 THREAD_KINDS = ("initial", "pool", "user")

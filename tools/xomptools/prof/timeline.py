@@ -49,7 +49,8 @@ class ThreadTimes:
     tasks_run: int = 0          # deferred TASK begins
     undeferred: int = 0
     creates: int = 0
-    steal_requests: int = 0
+    steals: int = 0           # STEAL events (this thread took work)
+    steal_requests: int = 0   # retired event kinds, in older dumps
     steal_serves: int = 0
     dropped: int = 0
     first_drop: int = 0
@@ -180,7 +181,9 @@ def _walk_thread(profile, events, times, windows, hist, sized, segments):
         acc.add(prev, ticks, state, parent)
         prev = ticks
         if phase == dump.INSTANT:
-            if kind == dump.STEAL_REQUEST:
+            if kind == dump.STEAL:
+                times.steals += 1
+            elif kind == dump.STEAL_REQUEST:
                 times.steal_requests += 1
             else:
                 times.steal_serves += 1

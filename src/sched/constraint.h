@@ -1,0 +1,43 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What a waiting member may run: the wait descriptor and its test (task
+ * scheduling constraint 2 of OpenMP 5.2, README "The tied-task
+ * constraint").
+ */
+#ifndef XOMP_CONSTRAINT_H
+#define XOMP_CONSTRAINT_H
+
+#include "lineage.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct xomp_sched_wait {
+    /* The innermost suspended tied task: only its descendants may start
+     * on this thread.  NULL: any task (a barrier). */
+    struct xomp_task *constraint;
+    /* The taskgroup being ended (its tasks are descendants of
+     * `constraint` even when their parent chain cannot be checked), or
+     * NULL. */
+    struct xomp_taskgroup *taskgroup;
+    /* Own deque: only indices from here up hold descendants of
+     * `constraint` (its bottom when that task began on this thread). */
+    int64_t floor;
+};
+
+/* A barrier's descriptor: anything goes. */
+#define XOMP_SCHED_ANY ((struct xomp_sched_wait){NULL, NULL, INT64_MIN})
+
+/* May a member waiting under `w` start task x?  x must stay queued during
+ * the call for a "yes" to be exact (lineage.h); the callers prove it (a
+ * successful steal, or the pool's lock). */
+static inline bool xomp_sched_may_run(const struct xomp_task *x, const struct xomp_sched_wait *w)
+{
+    if (!w->constraint)
+        return true;
+    return xomp_lineage_parent(x) == w->constraint ||
+           (w->taskgroup && xomp_task_in_taskgroup(x, w->taskgroup)) ||
+           xomp_task_descends(x, w->constraint);
+}
+
+#endif

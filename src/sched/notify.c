@@ -1,0 +1,81 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+#include "notify.h"
+
+#include "../runtime/thread.h"
+
+#include "lineage.h"
+
+/* Claim sleeper v's wake-up if it is offered as `kind` (and, for a
+ * constrained sleeper, if `anchor` descends from the task it waits in);
+ * then count it out and wake it.  Claiming means two publishers never
+ * both wake it, and the sleeper, when it wakes for its own reasons, knows
+ * it was counted out already. */
+static bool claim(struct xomp_thread *thr, struct xomp_team *team, struct xomp_waker *vw,
+                  uint32_t kind, struct xomp_task *anchor)
+{
+    /* relaxed, all: the claim only decides who counts the sleeper out; the
+     * wake itself (xomp_wake) is safe at any time, and the sleeper
+     * re-checks everything when it wakes. */
+    if (atomic_load_explicit(&vw->offer, memory_order_relaxed) != kind)
+        return false;
+    if (kind == XOMP_OFFER_CONSTRAINED) {
+        /* A stale waiting_in (the sleeper woke and moved on) only makes
+         * a useless wake or a missed one: speed, not progress. */
+        struct xomp_task *w = atomic_load_explicit(&vw->waiting_in, memory_order_relaxed);
+        if (!w || (anchor != w && !xomp_task_descends(anchor, w)))
+            return false;
+    }
+    uint32_t expected = kind;
+    if (!atomic_compare_exchange_strong_explicit(&vw->offer, &expected, 0, memory_order_relaxed,
+                                                 memory_order_relaxed))
+        return false;
+    atomic_fetch_sub_explicit(&team->sleepers,
+                              kind == XOMP_OFFER_FREE ? XOMP_SLEEPERS_FREE
+                                                      : XOMP_SLEEPERS_CONSTRAINED,
+                              memory_order_relaxed);
+    thr->stats.wakes++;
+    xomp_wake(vw);
+    return true;
+}
+
+/* Wake one sleeping member of `kind` (scanning from the one after us). */
+static void wake_one(struct xomp_thread *thr, struct xomp_team *team, uint32_t kind,
+                     struct xomp_task *anchor)
+{
+    unsigned n = team->nthreads, me = thr->team == team ? thr->team_id : 0;
+    for (unsigned i = 1; i <= n; i++) {
+        unsigned v = me + i < n ? me + i : me + i - n;
+        struct xomp_thread *vt = team->workers[v].thread;
+        if (vt != thr && claim(thr, team, &vt->waker, kind, anchor))
+            return;
+    }
+}
+
+struct xomp_notify_targets xomp_notify_targets_of(struct xomp_thread *thr,
+                                                  const struct xomp_task *t)
+{
+    struct xomp_thread *po = t->parent ? t->parent->owner : NULL;
+    struct xomp_taskgroup *tg = t->taskgroup;
+    struct xomp_thread *go = tg ? tg->owner : NULL;
+    return (struct xomp_notify_targets){po && po != thr ? &po->waker : NULL,
+                                        go && go != thr ? &go->waker : NULL};
+}
+
+void xomp_notify_wake(struct xomp_thread *thr, struct xomp_team *team, struct xomp_task *anchor,
+                      struct xomp_waker *parent_owner, struct xomp_waker *tg_owner)
+{
+    /* relaxed: as in xomp_notify_published. */
+    uint64_t sleepers = atomic_load_explicit(&team->sleepers, memory_order_relaxed);
+    if (sleepers & (XOMP_SLEEPERS_CONSTRAINED - 1))
+        wake_one(thr, team, XOMP_OFFER_FREE, NULL);
+    else if (sleepers && anchor)
+        wake_one(thr, team, XOMP_OFFER_CONSTRAINED, anchor);
+    if (xomp_notify_sleeps(parent_owner)) {
+        thr->stats.wakes++;
+        xomp_wake(parent_owner);
+    }
+    if (tg_owner != parent_owner && xomp_notify_sleeps(tg_owner)) {
+        thr->stats.wakes++;
+        xomp_wake(tg_owner);
+    }
+}

@@ -1,0 +1,143 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Putting and taking tasks (sched.h).  The argument that every queued task
+ * can be taken by a member that is not blocked is in src/sched/README.md
+ * ("Progress").
+ */
+#include "sched.h"
+
+#include "../runtime/thread.h"
+#include "notify.h"
+#include "steal.h"
+
+/* Victims one look at xomp_sched_next tries (beyond the last one that had
+ * work); the idle loop looks again at its next poll. */
+#define STEAL_VICTIMS_PER_LOOK 2
+
+/* May `t` go into thr's own deque?  Its entries above the mark of any
+ * task on thr's stack must be that task's descendants (the floor of a
+ * later wait relies on it), so only descendants of the task running here
+ * go in -- or anything while the thread sits in a barrier with no task
+ * above its implicit task (the barrier runs everything before it ends). */
+static bool fits_own_deque(struct xomp_thread *thr, const struct xomp_task *t)
+{
+    struct xomp_task *cur = thr->task;
+    if (t->parent == cur)
+        return true;
+    if ((cur->flags & XOMP_TASK_IMPLICIT) && thr->wait && !thr->wait->constraint)
+        return true;
+    /* Exact: t is ours (not queued yet). */
+    return xomp_task_descends(t, cur);
+}
+
+void xomp_sched_put_common(struct xomp_thread *thr, struct xomp_task *t)
+{
+    struct xomp_notify_targets to = xomp_notify_targets_of(thr, t);
+    struct xomp_team *team = t->team;
+    xomp_pools_put_common(&team->pools, t);
+    xomp_notify_published(thr, team, NULL, to.parent_owner, to.tg_owner);
+}
+
+static void put_prio(struct xomp_thread *thr, struct xomp_task *t)
+{
+    struct xomp_notify_targets to = xomp_notify_targets_of(thr, t);
+    struct xomp_team *team = t->team;
+    xomp_pools_put_prio(&team->pools, t, t->priority);
+    xomp_notify_published(thr, team, NULL, to.parent_owner, to.tg_owner);
+}
+
+bool xomp_sched_push_new(struct xomp_thread *thr, struct xomp_task *t)
+{
+    if (t->priority > 0) {
+        put_prio(thr, t);
+        return true;
+    }
+    struct xomp_worker *me = thr->worker;
+    struct xomp_notify_targets to = xomp_notify_targets_of(thr, t);
+    if (!xomp_deque_push_bounded(&me->deque, t, xomp_cfg.queue_size))
+        return false;
+    xomp_notify_published(thr, thr->team, thr->task, to.parent_owner, to.tg_owner);
+    return true;
+}
+
+void xomp_sched_push_ready(struct xomp_thread *thr, struct xomp_task *t)
+{
+    if (thr->team != t->team || !thr->worker) {
+        xomp_sched_push_foreign(t);
+        return;
+    }
+    if (t->priority > 0) {
+        put_prio(thr, t);
+        return;
+    }
+    if (!fits_own_deque(thr, t)) {
+        xomp_sched_put_common(thr, t);
+        return;
+    }
+    struct xomp_notify_targets to = xomp_notify_targets_of(thr, t);
+    xomp_deque_push(&thr->worker->deque, t);
+    xomp_notify_published(thr, thr->team, NULL, to.parent_owner, to.tg_owner);
+}
+
+void xomp_sched_push_foreign(struct xomp_task *t)
+{
+    struct xomp_thread *thr = xomp_self();
+    if (t->priority > 0)
+        put_prio(thr, t);
+    else
+        xomp_sched_put_common(thr, t);
+}
+
+struct xomp_task *xomp_sched_next(struct xomp_thread *thr, const struct xomp_sched_wait *w)
+{
+    struct xomp_team *team = thr->team;
+    struct xomp_task *t;
+    /* relaxed, both counts: hints (pools.h). */
+    if (__builtin_expect(atomic_load_explicit(&team->pools.prio_count, memory_order_relaxed) != 0,
+                         0) &&
+        (t = xomp_pools_take_prio(&team->pools, w)))
+        return t;
+    if ((t = xomp_deque_pop(&thr->worker->deque, w->floor)))
+        return t;
+    if (__builtin_expect(atomic_load_explicit(&team->pools.common_count, memory_order_relaxed) != 0,
+                         0) &&
+        (t = xomp_pools_take_common(&team->pools, w)))
+        return t;
+    return xomp_steal(thr, w, STEAL_VICTIMS_PER_LOOK);
+}
+
+bool xomp_sched_has_work(struct xomp_thread *thr, const struct xomp_sched_wait *w)
+{
+    struct xomp_team *team = thr->team;
+    struct xomp_deque *own = &thr->worker->deque;
+    /* acquire: thieves' CAS on top (their reads of our slots came before);
+     * relaxed bottom: ours. */
+    int64_t top = atomic_load_explicit(&own->top, memory_order_acquire);
+    int64_t bottom = atomic_load_explicit(&own->bottom, memory_order_relaxed);
+    if (bottom > (top > w->floor ? top : w->floor))
+        return true;
+    if (xomp_pools_have(&team->pools, w))
+        return true;
+    return xomp_steal_look_everywhere(thr, w);
+}
+
+void xomp_sched_team_init(struct xomp_team *team)
+{
+    atomic_init(&team->sleepers, 0);
+    xomp_pools_init(&team->pools);
+}
+
+void xomp_sched_team_destroy(struct xomp_team *team)
+{
+    xomp_pools_destroy(&team->pools);
+}
+
+void xomp_sched_plan(struct xomp_team *team)
+{
+    xomp_steal_plan(team);
+}
+
+void xomp_sched_member_begin(struct xomp_team *team, struct xomp_worker *me)
+{
+    xomp_steal_member_begin(team, me);
+}

@@ -1,0 +1,242 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Stealing (steal.h): victims, the steal itself, and uncovering.
+ * Protocol and argument: src/sched/README.md ("Stealing", "Progress").
+ */
+#include "steal.h"
+
+#include "../runtime/thread.h"
+#include "../topo/numa.h"
+#include "notify.h"
+#include "sched.h"
+
+#include <stdlib.h> /* qsort_r (_GNU_SOURCE, set by the build) */
+
+/* ---- the NUMA map ---- */
+
+static int by_node(const void *a, const void *b, void *arg)
+{
+    const struct xomp_member_map *map = arg;
+    unsigned x = *(const uint16_t *)a, y = *(const uint16_t *)b;
+    if (map[x].node != map[y].node)
+        return map[x].node < map[y].node ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+void xomp_steal_plan(struct xomp_team *team)
+{
+    unsigned n = team->nthreads;
+    if (!team->binding && team->map_nthreads == n)
+        return; /* unbound: the map depends on the member count only */
+    struct xomp_member_map *map = team->member_map;
+    bool sorted = true;
+    for (unsigned i = 0; i < n; i++) {
+        map[i].node = (uint16_t)xomp_topology_member_node(team, i);
+        team->node_members[i] = (uint16_t)i;
+        sorted &= i == 0 || map[i].node >= map[i - 1].node;
+    }
+    if (!sorted)
+        qsort_r(team->node_members, n, sizeof *team->node_members, by_node, map);
+    for (unsigned first = 0, end; first < n; first = end) {
+        unsigned node = map[team->node_members[first]].node;
+        for (end = first; end < n && map[team->node_members[end]].node == node; end++)
+            ;
+        for (unsigned k = first; k < end; k++) {
+            struct xomp_member_map *m = &map[team->node_members[k]];
+            m->first = (uint16_t)first;
+            m->len = (uint16_t)(end - first);
+            m->slot = (uint16_t)k;
+        }
+    }
+    team->map_nthreads = team->binding ? 0 : n;
+}
+
+void xomp_steal_member_begin(struct xomp_team *team, struct xomp_worker *me)
+{
+    me->map = team->member_map[me->id];
+    me->steal_hint = -1;
+    if (!me->steal_random)
+        me->steal_random = 0x9e3779b97f4a7c15ULL * (me->id + 1);
+}
+
+/* ---- victims ---- */
+
+static uint64_t next_random(struct xomp_worker *me)
+{
+    /* xorshift64 */
+    uint64_t x = me->steal_random;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    me->steal_random = x;
+    return x;
+}
+
+/* A random victim: in our NUMA node with probability P_local.  If the side
+ * drawn has nobody, the other side -- except with P_local = 1 (0), which
+ * never looks outside (inside) the node.  -1 when nobody may be asked. */
+static int choose_victim(struct xomp_team *team, struct xomp_worker *me)
+{
+    unsigned local_n = me->map.len - 1u, remote_n = team->nthreads - me->map.len;
+    uint64_t threshold = xomp_cfg.dlb_plocal_threshold, r = next_random(me);
+    bool local = (r & 0xffffffffu) < threshold;
+    bool strict = threshold == 0 || threshold >= UINT64_C(1) << 32;
+    if (!strict && (local ? !local_n : !remote_n))
+        local = !local;
+    unsigned pool = local ? local_n : remote_n;
+    if (!pool)
+        return -1;
+    unsigned k = (unsigned)((r >> 32) % pool), idx;
+    if (local)
+        idx = me->map.first + k + (me->map.first + k >= me->map.slot); /* skip ourselves */
+    else
+        idx = k < me->map.first ? k : k + me->map.len; /* skip our node */
+    return team->node_members[idx];
+}
+
+/* ---- stealing ---- */
+
+static bool may_run(struct xomp_task *t, const void *w)
+{
+    return xomp_sched_may_run(t, w);
+}
+
+static void count_stolen(struct xomp_thread *thr, struct xomp_worker *me, unsigned victim,
+                         unsigned count)
+{
+    struct xomp_stats *st = &thr->stats;
+    st->tasks_stolen += count;
+    if (me->team->member_map[victim].node == me->map.node)
+        st->stolen_local += count;
+    else
+        st->stolen_remote += count;
+}
+
+/* Steal from victim v; with XOMP_DLB_STEAL above 1 (or `half`), more tasks
+ * go into our own deque for later (each taken the same way, one CAS each). */
+static struct xomp_task *steal_from(struct xomp_thread *thr, const struct xomp_sched_wait *w,
+                                    unsigned v)
+{
+    struct xomp_team *team = thr->team;
+    struct xomp_worker *me = thr->worker;
+    struct xomp_deque *d = &team->workers[v].deque;
+    bool (*check)(struct xomp_task *, const void *) = w->constraint ? may_run : NULL;
+    struct xomp_task *t;
+    enum xomp_steal_result r;
+    int tries = 0;
+    while ((r = xomp_deque_steal(d, &t, check, w)) == XOMP_STEAL_LOST && ++tries < 4)
+        xomp_cpu_relax();
+    if (r == XOMP_STEAL_REFUSED)
+        thr->stats.steals_refused++;
+    if (r != XOMP_STEAL_TAKEN)
+        return NULL;
+    unsigned more = xomp_cfg.dlb_steal == XOMP_DLB_STEAL_HALF
+                        ? (unsigned)(xomp_deque_size(d) / 2)
+                        : xomp_cfg.dlb_steal - 1;
+    unsigned got = 1;
+    struct xomp_task *extra;
+    while (got <= more && xomp_deque_steal(d, &extra, check, w) == XOMP_STEAL_TAKEN) {
+        /* Visible again in our deque: wake who may need it (notify.h). */
+        struct xomp_notify_targets to = xomp_notify_targets_of(thr, extra);
+        xomp_deque_push(&me->deque, extra);
+        xomp_notify_published(thr, team, NULL, to.parent_owner, to.tg_owner);
+        got++;
+    }
+    thr->stats.steals++;
+    count_stolen(thr, me, v, got);
+    XOMP_PROF_INSTANT(thr, XOMP_EV_STEAL, v, got);
+    me->steal_hint = (int)v;
+    return t;
+}
+
+struct xomp_task *xomp_steal(struct xomp_thread *thr, const struct xomp_sched_wait *w,
+                             unsigned victims)
+{
+    struct xomp_team *team = thr->team;
+    struct xomp_worker *me = thr->worker;
+    if (team->nthreads < 2)
+        return NULL;
+    int hint = me->steal_hint;
+    if (hint >= 0 && (unsigned)hint < team->nthreads && (unsigned)hint != me->id) {
+        struct xomp_task *t = steal_from(thr, w, (unsigned)hint);
+        if (t)
+            return t;
+        me->steal_hint = -1;
+    }
+    for (unsigned k = 0; k < victims; k++) {
+        int v = choose_victim(team, me);
+        if (v < 0)
+            return NULL;
+        struct xomp_task *t = steal_from(thr, w, (unsigned)v);
+        if (t)
+            return t;
+    }
+    return NULL;
+}
+
+/* ---- looking everywhere, and uncovering ---- */
+
+/* Take tasks from the top of v's deque until one we may run comes out
+ * (it goes into our own deque, above our floor) or the deque is empty;
+ * those we may not run go to the common queue, where any member can take
+ * them.  Returns true when we got one. */
+static bool uncover(struct xomp_thread *thr, const struct xomp_sched_wait *w, unsigned v)
+{
+    struct xomp_team *team = thr->team;
+    struct xomp_deque *d = &team->workers[v].deque;
+    for (;;) {
+        struct xomp_task *t;
+        enum xomp_steal_result r = xomp_deque_steal(d, &t, NULL, NULL);
+        if (r == XOMP_STEAL_EMPTY)
+            return false;
+        if (r != XOMP_STEAL_TAKEN)
+            continue;
+        /* Ours now, so the check is exact. */
+        if (xomp_sched_may_run(t, w)) {
+            xomp_deque_push(&thr->worker->deque, t);
+            count_stolen(thr, thr->worker, v, 1);
+            return true;
+        }
+        thr->stats.uncovered++;
+        xomp_sched_put_common(thr, t);
+    }
+}
+
+bool xomp_steal_look_everywhere(struct xomp_thread *thr, const struct xomp_sched_wait *w)
+{
+    struct xomp_team *team = thr->team;
+    struct xomp_worker *me = thr->worker;
+    unsigned n = team->nthreads;
+    for (unsigned i = 1; i < n; i++) {
+        unsigned v = (me->id + i) % n;
+        struct xomp_deque *d = &team->workers[v].deque;
+        if (!w->constraint) {
+            if (xomp_deque_nonempty(d)) {
+                me->steal_hint = (int)v;
+                return true;
+            }
+            continue;
+        }
+        /* Constrained: is there a task we may run anywhere in v's deque?
+         * The reads are a snapshot (tasks may be taken meanwhile); the
+         * steals below decide exactly. */
+        int64_t top, bottom;
+        xomp_deque_peek(d, INT64_MIN, &top, &bottom);
+        for (int64_t k = top; k < bottom; k++) {
+            int64_t t2, b2;
+            struct xomp_task *t = xomp_deque_peek(d, k, &t2, &b2);
+            if (!t)
+                break;
+            if (!xomp_sched_may_run(t, w))
+                continue;
+            if (k == t2) {
+                me->steal_hint = (int)v; /* on top: the next steal takes it */
+                return true;
+            }
+            if (uncover(thr, w, v))
+                return true;
+            break;
+        }
+    }
+    return false;
+}
