@@ -9,6 +9,7 @@
 #include "../runtime/thread.h"
 #include "../prof/dump.h"
 #include "../prof/stats.h"
+#include "../topo/cpus.h"
 #include "../topo/numa.h"
 #include "../topo/topo.h"
 #include "abi.h"
@@ -24,6 +25,10 @@ XOMP_EXPORT const char *xomp_version(void)
 
 __attribute__((constructor)) static void xomp_init(void)
 {
+    /* The process's CPUs first: the CPU count, the places and the NUMA map
+     * start from them.  Gives the initial thread its CPUs back if the
+     * system libgomp, loaded too under LD_PRELOAD, bound it (topo/cpus.h). */
+    xomp_cpus_init();
     xomp_config_init();
     xomp_wait_init(); /* the sleepers' process-wide fence (membarrier) */
     xomp_prof_init(); /* the clock, before the first thread state records */

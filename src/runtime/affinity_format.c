@@ -2,6 +2,7 @@
 /* Expanding affinity formats, and OMP_DISPLAY_AFFINITY at region start. */
 #include "affinity_format.h"
 
+#include "../topo/cpus.h"
 #include "../topo/topo.h"
 #include "config.h"
 #include "log.h"
@@ -30,9 +31,6 @@ struct format_node {
 };
 static _Atomic(struct format_node *) known_formats;
 static _Atomic(const char *) format_var = DEFAULT_FORMAT;
-
-/* The CPUs the process could use at start-up: %A of an unbound thread. */
-static cpu_set_t process_cpus;
 
 const char *xomp_affinity_format(void)
 {
@@ -144,7 +142,7 @@ static void cpus_of(int place, cpu_set_t *set)
 {
     int n = xomp_place_num_procs(place);
     if (place < 0 || n <= 0) {
-        *set = process_cpus;
+        *set = *xomp_cpus(); /* an unbound thread: the process's CPUs */
         return;
     }
     int ids[n];
@@ -397,11 +395,6 @@ void xomp_affinity_region_display(struct xomp_team *team, struct xomp_thread *ma
 
 void xomp_affinity_env_init(void)
 {
-    if (sched_getaffinity(0, sizeof process_cpus, &process_cpus) != 0) {
-        CPU_ZERO(&process_cpus);
-        for (unsigned i = 0; i < xomp_cfg.ncpus && i < CPU_SETSIZE; i++)
-            CPU_SET(i, &process_cpus);
-    }
     xomp_env_bool("OMP_DISPLAY_AFFINITY", &xomp_display_affinity);
     const char *v = getenv("OMP_AFFINITY_FORMAT");
     if (!v)

@@ -7,12 +7,12 @@
  * default stays in force: bad input never stops a program.
  */
 #include "config.h"
+#include "../topo/cpus.h"
 #include "log.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -532,22 +532,10 @@ static void env_profile(void)
     }
 }
 
-static unsigned count_cpus(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        int n = CPU_COUNT(&set);
-        if (n > 0)
-            return (unsigned)n;
-    }
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
-}
-
 void xomp_config_init(void)
 {
     struct xomp_config *c = &xomp_cfg;
-    c->ncpus = count_cpus();
+    c->ncpus = xomp_cpus_count(); /* the process's CPUs (topo/cpus.h) */
     c->icv.nthreads = c->ncpus;
     c->icv.thread_limit = INT_MAX;
     c->icv.run_sched_kind = XOMP_SCHED_DYNAMIC;

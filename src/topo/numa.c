@@ -5,6 +5,7 @@
 #include "../runtime/config.h"
 #include "../runtime/log.h"
 #include "../runtime/team.h"
+#include "cpus.h"
 #include "topo.h"
 
 #include <ctype.h>
@@ -23,8 +24,8 @@
 static uint16_t *virtual_node;
 static unsigned virtual_cores;
 
-/* The machine: the CPUs the process may use (at start-up, before binding
- * narrows the initial thread's mask), and the node of every CPU. */
+/* The machine: the CPUs the process may use (its CPU set, cpus.h), and the
+ * node of every CPU. */
 static int machine_cpu[CPU_SETSIZE];
 static int machine_ncpus;
 static uint16_t machine_node[CPU_SETSIZE];
@@ -106,13 +107,9 @@ void xomp_topology_init(void)
     virtual_node = NULL;
     virtual_cores = 0;
     machine_ncpus = 0;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) != 0)
-        for (unsigned i = 0; i < xomp_cfg.ncpus && i < CPU_SETSIZE; i++)
-            CPU_SET(i, &set);
+    const cpu_set_t *set = xomp_cpus();
     for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-        if (CPU_ISSET(cpu, &set))
+        if (CPU_ISSET(cpu, set))
             machine_cpu[machine_ncpus++] = cpu;
     if (machine_ncpus == 0)
         machine_cpu[machine_ncpus++] = 0;

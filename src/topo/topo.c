@@ -9,11 +9,13 @@
  *   place    := '{' res (',' res)* '}'
  *   res      := cpu [':' len [':' stride]] | '!' cpu
  * Abstract names are resolved with hwloc.  CPUs the process may not run on
- * are dropped, and places left empty are removed, with one warning.
+ * (outside its CPU set, cpus.h) are dropped, and places left empty are
+ * removed, with one warning.
  */
 #include "topo.h"
 
 #include "../runtime/config.h"
+#include "cpus.h"
 #include "../runtime/log.h"
 
 #include <ctype.h>
@@ -298,10 +300,7 @@ static void places_default(void)
 
 void xomp_places_init(void)
 {
-    CPU_ZERO(&allowed_cpus);
-    if (sched_getaffinity(0, sizeof allowed_cpus, &allowed_cpus) != 0)
-        for (unsigned i = 0; i < xomp_cfg.ncpus && i < CPU_SETSIZE; i++)
-            CPU_SET(i, &allowed_cpus);
+    allowed_cpus = *xomp_cpus();
     if (xomp_cfg.places_set)
         places_parse(xomp_cfg.places);
     /* Binding asked for but no usable place list: one place per CPU, as

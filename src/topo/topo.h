@@ -6,7 +6,7 @@
  * hwloc for the abstract names (threads, cores, sockets, ll_caches,
  * numa_domains) and the explicit interval syntax of the specification.
  * With no OMP_PLACES, the place list is one place per CPU the process may
- * use (as libgomp does when binding is requested).
+ * use (its CPU set, cpus.h; as libgomp does when binding is requested).
  */
 #ifndef XOMP_TOPO_H
 #define XOMP_TOPO_H
