@@ -130,7 +130,9 @@ static void sleep_step(struct xomp_idle *idle, bool (*recheck)(void *), void *ar
     atomic_store_explicit(&self->sleeping, 1, memory_order_relaxed);
     uint64_t unit = idle->offer == XOMP_OFFER_FREE ? XOMP_SLEEPERS_FREE : XOMP_SLEEPERS_CONSTRAINED;
     if (idle->sleepers) {
-        atomic_store_explicit(&self->waiting_in, idle->waiting_in, memory_order_relaxed);
+        /* release: pairs with the publishers' acquire load (notify.c): the
+         * task it names is initialized before they read it. */
+        atomic_store_explicit(&self->waiting_in, idle->waiting_in, memory_order_release);
         atomic_store_explicit(&self->offer, idle->offer, memory_order_relaxed);
         atomic_fetch_add_explicit(idle->sleepers, unit, memory_order_relaxed);
     }

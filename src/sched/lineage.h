@@ -28,10 +28,11 @@
  *     the same task during it, and a(k) itself was alive when checked
  *     because a(k-1) is checked later still.  "After" in the memory model:
  *     a block's parent and level are stored with release when it is
- *     reused, and that reuse comes after (happens-before) its last child
- *     added FINISHED to its own child_state; the acquire fence between the
- *     reads and the checks makes a read of a reused block's fields imply
- *     that the check of the child below it sees FINISHED.
+ *     reused, and that reuse comes after (happens-before) the completion of
+ *     its child below in the chain, which added FINISHED to its own
+ *     child_state first; reading them with acquire makes a read of a
+ *     reused block's fields imply that the later check of that child sees
+ *     FINISHED.
  *
  * A "no" may be wrong: a chain through an ancestor that already completed
  * cannot be checked and counts as "not a descendant".  That costs
@@ -51,15 +52,16 @@
 
 static inline struct xomp_task *xomp_lineage_parent(const struct xomp_task *t)
 {
-    /* relaxed: a speculative read (above); written once per use of the
-     * block, with an atomic store (xomp_task_init). */
-    return __atomic_load_n(&t->parent, __ATOMIC_RELAXED);
+    /* acquire: pairs with the release store of xomp_task_init, so that the
+     * parent block we read next was initialized before (a speculative
+     * read: see above for what makes it count). */
+    return __atomic_load_n(&t->parent, __ATOMIC_ACQUIRE);
 }
 
 static inline uint32_t xomp_lineage_level(const struct xomp_task *t)
 {
-    /* relaxed: as above. */
-    return __atomic_load_n(&t->level, __ATOMIC_RELAXED);
+    /* acquire: as above. */
+    return __atomic_load_n(&t->level, __ATOMIC_ACQUIRE);
 }
 
 static inline bool xomp_lineage_running(const struct xomp_task *t)
@@ -89,8 +91,7 @@ static inline bool xomp_task_descends(const struct xomp_task *x, const struct xo
     }
     if (!a || xomp_lineage_level(a) != lw + 1 || xomp_lineage_parent(a) != w)
         return false;
-    /* acquire fence: the reads above happen before the checks below. */
-    atomic_thread_fence(memory_order_acquire);
+    /* The reads above were acquire loads: the checks below come after. */
     while (n-- > 0)
         if (!xomp_lineage_running(chain[n]))
             return false;
@@ -107,12 +108,14 @@ static inline bool xomp_task_descends(const struct xomp_task *x, const struct xo
 static inline bool xomp_task_in_taskgroup(const struct xomp_task *x,
                                           const struct xomp_taskgroup *tg)
 {
-    /* relaxed, both: speculative reads, as above. */
-    const struct xomp_taskgroup *g = __atomic_load_n(&x->taskgroup, __ATOMIC_RELAXED);
+    /* acquire, both: speculative reads, as above (each pairs with the
+     * release store that wrote the pointer, so the block it points to was
+     * initialized before we read it). */
+    const struct xomp_taskgroup *g = __atomic_load_n(&x->taskgroup, __ATOMIC_ACQUIRE);
     for (unsigned steps = 0; g && steps < XOMP_LINEAGE_MAX; steps++) {
         if (g == tg)
             return true;
-        g = __atomic_load_n(&g->prev, __ATOMIC_RELAXED);
+        g = __atomic_load_n(&g->prev, __ATOMIC_ACQUIRE);
     }
     return false;
 }

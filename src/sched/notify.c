@@ -21,7 +21,9 @@ static bool claim(struct xomp_thread *thr, struct xomp_team *team, struct xomp_w
     if (kind == XOMP_OFFER_CONSTRAINED) {
         /* A stale waiting_in (the sleeper woke and moved on) only makes
          * a useless wake or a missed one: speed, not progress. */
-        struct xomp_task *w = atomic_load_explicit(&vw->waiting_in, memory_order_relaxed);
+        /* acquire: pairs with the sleeper's release store (wait.c), so
+         * that the task block we read was initialized before. */
+        struct xomp_task *w = atomic_load_explicit(&vw->waiting_in, memory_order_acquire);
         if (!w || (anchor != w && !xomp_task_descends(anchor, w)))
             return false;
     }

@@ -696,7 +696,11 @@ void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t)
      * need before our decrement, never after.  (Thread states are never
      * freed.) */
     bool undeferred = t->flags & XOMP_TASK_UNDEFERRED;
-    struct xomp_thread *encountering = t->owner;
+    /* (A deferred task's owner is written when it starts, maybe on
+     * another thread right now: read it only for an undeferred task, whose
+     * encountering thread set it before running the body that gave the
+     * event away.) */
+    struct xomp_thread *encountering = undeferred ? t->owner : NULL;
     /* seq_cst: the one that reaches 0 completes and sees the other's
      * effects (acquire and release), and for an undeferred task the
      * decrement is the event of the sleep protocol (xomp_wake_after_sc_rmw). */
