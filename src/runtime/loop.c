@@ -477,7 +477,11 @@ bool xomp_loop_end(enum xomp_loop_end how)
     if (!thr->team || how == XOMP_LOOP_END_NOWAIT)
         return false;
     if (how == XOMP_LOOP_END_CANCEL)
-        return xomp_barrier_wait_cancellable(thr);
+        /* True only for a cancelled region (the compiler then jumps to its
+         * end); a cancelled loop or sections construct ends here and the
+         * region goes on, as in libgomp.  parallel_cancel_seen is set by
+         * exactly the barriers whose verdict says the region was. */
+        return xomp_barrier_wait_cancellable(thr) && thr->worker->parallel_cancel_seen;
     xomp_barrier_wait(thr);
     return false;
 }
