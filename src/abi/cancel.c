@@ -5,9 +5,13 @@
  *   parallel:      team->cancelled; members skip to the end of the region
  *                  at their next cancellation point; queued tasks of the
  *                  team are discarded instead of run.
- *   for, sections: team->ws_cancelled; the construct's closing barrier
- *                  (GOMP_loop_end_cancel, GOMP_sections_end_cancel)
- *                  consumes it and tells every member.
+ *   for, sections: team->ws_cancelled, read by the construct's
+ *                  cancellation points; the team's next barrier (the
+ *                  construct's end) consumes it, and the region goes on:
+ *                  a cancellable barrier returns true only when the
+ *                  region itself was cancelled, as in libgomp.
+ * cancel with if(false) cancels nothing: it is the cancellation point of
+ * its kind (GOMP_cancel with do_cancel false).
  *   taskgroup:     the innermost taskgroup's `cancelled`; tasks of it that
  *                  have not started are discarded.
  * A cancellable barrier hands every member the same verdict (barrier.c).
@@ -70,5 +74,8 @@ XOMP_EXPORT bool GOMP_barrier_cancel(void)
     struct xomp_thread *thr = xomp_self();
     if (!thr->team)
         return false;
+    /* Only a cancelled region makes the caller skip to its end: a `cancel
+     * for` of a nowait loop before this barrier is consumed here, and the
+     * region goes on (barrier.h). */
     return xomp_barrier_wait_cancellable(thr);
 }

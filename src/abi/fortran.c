@@ -3,7 +3,8 @@
  * The Fortran binding of the runtime library routines, with libgomp's names
  * and symbol versions (gfortran's omp_lib calls these).
  *
- * Fortran passes every argument by reference.  The "_8_" variants take
+ * Fortran passes every argument by reference (omp_fulfill_event_'s event
+ * handle, declared `value`, excepted).  The "_8_" variants take
  * integer(8) arguments, clamped to the int range as libgomp does.  Strings
  * come with hidden length arguments after the others, are not
  * NUL-terminated, and output strings are blank-padded.
@@ -298,6 +299,15 @@ XOMP_EXPORT int32_t omp_get_num_devices_(void) { return omp_get_num_devices(); }
 XOMP_EXPORT int32_t omp_get_device_num_(void) { return omp_get_device_num(); }
 XOMP_EXPORT int32_t omp_is_initial_device_(void) { return omp_is_initial_device(); }
 XOMP_EXPORT int32_t omp_get_initial_device_(void) { return omp_get_initial_device(); }
+
+/* ---- tasks ---- */
+
+/* omp_lib declares the handle `value` (integer(omp_event_handle_kind)):
+ * unlike the other routines here it arrives by value, as in libgomp. */
+XOMP_EXPORT void omp_fulfill_event_(intptr_t event)
+{
+    omp_fulfill_event((omp_event_handle_t)(uintptr_t)event);
+}
 
 /* ---- resources, allocators, environment display ---- */
 

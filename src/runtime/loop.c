@@ -477,7 +477,7 @@ bool xomp_loop_end(enum xomp_loop_end how)
     if (!thr->team || how == XOMP_LOOP_END_NOWAIT)
         return false;
     if (how == XOMP_LOOP_END_CANCEL)
-        return xomp_barrier_wait_cancellable(thr);
+        return xomp_barrier_wait_cancellable(thr); /* true: the region was cancelled */
     xomp_barrier_wait(thr);
     return false;
 }

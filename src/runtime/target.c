@@ -129,6 +129,7 @@ struct outer_state {
     struct xomp_worker *worker;
     unsigned team_id;
     uint64_t region_seen;
+    struct xomp_cgroup *cgroup;
     /* Inside a team the thread's hot teams may be in use by the enclosing
      * regions: the target region gets none, and its own are destroyed. */
     bool hot_teams_set_aside;
@@ -142,6 +143,7 @@ static void leave_outer(struct xomp_thread *thr, struct outer_state *s)
     s->worker = thr->worker;
     s->team_id = thr->team_id;
     s->region_seen = thr->region_seen;
+    s->cgroup = thr->cgroup;
     s->hot_teams_set_aside = thr->team != NULL;
     if (s->hot_teams_set_aside) {
         memcpy(s->hot_team, thr->hot_team, sizeof s->hot_team);
@@ -165,6 +167,7 @@ static void return_to_outer(struct xomp_thread *thr, const struct outer_state *s
     thr->worker = s->worker;
     thr->team_id = s->team_id;
     thr->region_seen = s->region_seen;
+    thr->cgroup = s->cgroup;
 }
 
 void xomp_target_run_on_host(void (*fn)(void *), size_t mapnum, void **hostaddrs,
@@ -174,6 +177,12 @@ void xomp_target_run_on_host(void (*fn)(void *), size_t mapnum, void **hostaddrs
     struct xomp_thread *thr = xomp_self();
     struct outer_state outer;
     leave_outer(thr, &outer);
+    /* A new contention group, as libgomp's fallback gets with a fresh
+     * thread state: its own thread-limit-var and its own count of busy
+     * threads, whatever the encountering thread's group has in use. */
+    struct xomp_cgroup group;
+    atomic_init(&group.busy, 1);
+    thr->cgroup = &group;
 
     struct xomp_task initial;
     xomp_task_init_implicit(&initial, thr, NULL, NULL, &xomp_cfg.icv);

@@ -37,7 +37,8 @@ void xomp_target_construct_device(int device);
 bool xomp_target_routine_on_host(int device);
 
 /* Run a target region's body on the host, as the initial thread of a new
- * contention group: no enclosing team, the initial ICVs, and the
+ * contention group (its own count of busy threads against its
+ * thread-limit-var): no enclosing team, the initial ICVs, and the
  * thread_limit of `args` (GOMP_target_ext's argument list; may be NULL).
  * With `kinds`, the GOMP_MAP_FIRSTPRIVATE entries of hostaddrs are first
  * redirected to private copies, as a device would receive them. */

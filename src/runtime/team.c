@@ -25,6 +25,109 @@
 
 /* ---- how many threads ---- */
 
+/* Thread limits and oversubscription (README.md, "Thread limits"): a
+ * region's threads are reserved with one atomic step each in its contention
+ * group (thread-limit-var) and in the process-wide count (dyn-var, and
+ * xomp_oversubscribed), so that teams forking at the same moment never
+ * take the same room twice; the region gives them back at its end. */
+
+struct xomp_cgroup *xomp_current_cgroup(struct xomp_thread *thr)
+{
+    return thr->team ? thr->team->cgroup : thr->cgroup;
+}
+
+/* An unlimited group is not counted (as in libgomp), so regions pay
+ * nothing for it; decided from the same ICVs at the reservation and at the
+ * region's start. */
+static bool group_counted(const struct xomp_icv *icv)
+{
+    return icv->thread_limit < INT_MAX;
+}
+
+/* Reserve want - 1 members, or as many as thread-limit-var leaves; returns
+ * the team size reserved for (>= 1). */
+static unsigned group_reserve(struct xomp_cgroup *cg, unsigned limit, unsigned want)
+{
+    /* relaxed: only a guess, which the CAS checks. */
+    unsigned busy = atomic_load_explicit(&cg->busy, memory_order_relaxed);
+    unsigned n;
+    do {
+        unsigned room = limit > busy ? limit - busy + 1 : 1;
+        n = want < room ? want : room;
+        if (n <= 1)
+            return 1;
+        /* The read and the add are one step.  acquire on success: pairs
+         * with the release in group_release, so the members of a team that
+         * gave room back have left its code before ours start it. */
+    } while (!atomic_compare_exchange_weak_explicit(&cg->busy, &busy, busy + (n - 1),
+                                                    memory_order_acquire, memory_order_relaxed));
+    return n;
+}
+
+static void group_release(struct xomp_cgroup *cg, unsigned count)
+{
+    if (count)
+        /* release: pairs with the acquire CAS of group_reserve. */
+        atomic_fetch_sub_explicit(&cg->busy, count, memory_order_release);
+}
+
+/* xomp_oversubscribed = (xomp_busy_threads > CPUs), for the count `busy`
+ * that the caller's change produced.  Concurrent changes race to write
+ * it, so each writer reads the count again after writing and writes again
+ * if it moved: the last write is for the last count.  seq_cst (the flag's
+ * load and store, and every access to xomp_busy_threads): one total order,
+ * in which a write is never hidden behind an older read of the count;
+ * pairs with the relaxed loads of the flag in wait.c, mutex.c and dlb.c,
+ * which only tune spin budgets. */
+static void oversubscribed_update(unsigned busy)
+{
+    for (;;) {
+        bool crowded = busy > xomp_cfg.ncpus;
+        if (atomic_load_explicit(&xomp_oversubscribed, memory_order_seq_cst) != crowded)
+            atomic_store_explicit(&xomp_oversubscribed, crowded, memory_order_seq_cst);
+        unsigned now = atomic_load_explicit(&xomp_busy_threads, memory_order_seq_cst);
+        if (now == busy)
+            return;
+        busy = now;
+    }
+}
+
+/* Add n - 1 members to the process-wide count; with dyn-var only as many
+ * as there are free CPUs.  Returns the team size added for (>= 1). */
+static unsigned busy_reserve(unsigned n, bool dyn)
+{
+    unsigned busy;
+    if (!dyn) {
+        /* seq_cst: see oversubscribed_update. */
+        busy = atomic_fetch_add_explicit(&xomp_busy_threads, n - 1, memory_order_seq_cst);
+    } else {
+        /* seq_cst: a guess, which the CAS checks; see oversubscribed_update. */
+        busy = atomic_load_explicit(&xomp_busy_threads, memory_order_seq_cst);
+        unsigned want = n;
+        do {
+            unsigned free_cpus = xomp_cfg.ncpus > busy ? xomp_cfg.ncpus - busy + 1 : 1;
+            n = want < free_cpus ? want : free_cpus;
+            if (n <= 1)
+                return 1;
+            /* seq_cst: see oversubscribed_update; the read and the add are
+             * one step, as in group_reserve. */
+        } while (!atomic_compare_exchange_weak_explicit(&xomp_busy_threads, &busy, busy + (n - 1),
+                                                        memory_order_seq_cst,
+                                                        memory_order_seq_cst));
+    }
+    oversubscribed_update(busy + (n - 1));
+    return n;
+}
+
+static void busy_release(unsigned count)
+{
+    if (!count)
+        return;
+    /* seq_cst: see oversubscribed_update. */
+    unsigned before = atomic_fetch_sub_explicit(&xomp_busy_threads, count, memory_order_seq_cst);
+    oversubscribed_update(before - count);
+}
+
 unsigned xomp_resolve_num_threads(struct xomp_thread *thr, unsigned requested)
 {
     const struct xomp_icv *icv = &thr->task->icv;
@@ -33,16 +136,16 @@ unsigned xomp_resolve_num_threads(struct xomp_thread *thr, unsigned requested)
     if (n <= 1 || active >= icv->max_active_levels)
         return 1;
     /* OMP_THREAD_LIMIT bounds the threads of the contention group. */
-    unsigned busy = atomic_load_explicit(&xomp_busy_threads, memory_order_relaxed);
-    unsigned room = icv->thread_limit > busy ? icv->thread_limit - busy + 1 : 1;
-    if (n > room)
-        n = room;
-    if (icv->dyn) {
-        unsigned free_cpus = xomp_cfg.ncpus > busy ? xomp_cfg.ncpus - busy + 1 : 1;
-        if (n > free_cpus)
-            n = free_cpus;
-    }
-    return n ? n : 1;
+    struct xomp_cgroup *cg = xomp_current_cgroup(thr);
+    bool counted = group_counted(icv);
+    if (counted)
+        n = group_reserve(cg, icv->thread_limit, n);
+    if (n <= 1)
+        return 1;
+    unsigned got = busy_reserve(n, icv->dyn);
+    if (counted)
+        group_release(cg, n - got);
+    return got;
 }
 
 /* ---- team objects ---- */
@@ -256,12 +359,22 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     struct xomp_team *outer = thr->team;
     unsigned level = outer ? outer->level + 1 : 1;
     xomp_prof_region_begin(thr, level);
+    /* xomp_resolve_num_threads reserved n - 1 members: give back those
+     * that cannot be had, keep the rest until the region's end. */
+    struct xomp_cgroup *cg = xomp_current_cgroup(thr);
+    bool counted = n > 1 && group_counted(&thr->task->icv);
+    unsigned reserved = n;
     struct xomp_team *team = team_for_region(thr, level, &n);
+    busy_release(reserved - n);
+    if (counted)
+        group_release(cg, reserved - n);
     /* Members of the previous region may still be passing its release down
      * the tree: wait until none touches the team before changing it. */
     team_wait_left(team, team->nthreads);
 
     team->nthreads = n;
+    team->cgroup = cg;
+    team->cg_reserved = counted ? n - 1 : 0;
     team->run_tasks_now = n == 1 && xomp_cfg.solo == XOMP_SOLO_RUN;
     team->fn = fn;
     team->data = data;
@@ -295,12 +408,6 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     team->saved_worker = thr->worker;
     team->saved_id = thr->team_id;
     team->workers[0].thread = thr;
-    atomic_fetch_add_explicit(&xomp_busy_threads, n - 1, memory_order_relaxed);
-    if (n > 1)
-        atomic_store_explicit(&xomp_oversubscribed,
-                              atomic_load_explicit(&xomp_busy_threads, memory_order_relaxed) >
-                                  xomp_cfg.ncpus,
-                              memory_order_relaxed);
 
     xomp_affinity_on_region_start(team, thr); /* OMP_DISPLAY_AFFINITY */
     for (unsigned i = 1; i < n; i++)
@@ -328,7 +435,9 @@ void xomp_parallel_end(void)
     if (thr->team)
         thr->region_seen = thr->team->region;
     xomp_unbind_master(thr, team);
-    atomic_fetch_sub_explicit(&xomp_busy_threads, n - 1, memory_order_relaxed);
+    /* Every member has left the region's code (the barrier above). */
+    group_release(team->cgroup, team->cg_reserved);
+    busy_release(n - 1);
 
     if (!team->keeps_threads && n > 1) {
         /* Nested team: its threads go back to the pool, but only once they

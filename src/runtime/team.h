@@ -30,6 +30,15 @@
 struct xomp_thread;
 struct xomp_team;
 
+/* A contention group (OpenMP 5.1, 1.2): an initial thread -- the program's,
+ * another thread of the program, or a host target region's -- and the
+ * threads of every team started inside it.  thread-limit-var bounds
+ * `busy`, which team.c reserves atomically (see README.md, "Thread
+ * limits").  A group whose thread-limit-var is unlimited is not counted. */
+struct xomp_cgroup {
+    _Atomic unsigned busy; /* 1 (its initial thread) + the members its teams reserved */
+};
+
 /* Where a member sits in the NUMA map of its region (sched/steal.c). */
 struct xomp_member_map {
     uint16_t node;  /* its NUMA node (topo/numa.h) */
@@ -98,6 +107,10 @@ struct xomp_team {
     struct xomp_thread *master;
     unsigned reserved;          /* keeps_threads: workers 1..reserved own a thread */
     struct xomp_icv icv;        /* ICVs of the implicit tasks of this region */
+    /* Its contention group (the master's), and the members it reserved
+     * there (0 when the group is not counted); given back at its end. */
+    struct xomp_cgroup *cgroup;
+    unsigned cg_reserved;
     struct xomp_taskgroup *implicit_taskgroup; /* task reductions of the region */
     /* Affinity plan of the region (topo/binding.c), per member. */
     bool binding;
@@ -124,8 +137,9 @@ struct xomp_team {
 /* Run a parallel region: the GOMP_parallel body. */
 void xomp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
 /* Start a team whose implicit tasks belong to taskgroup `tg` (parallel
- * task reductions).  The thread count is already resolved (it may still
- * shrink when threads cannot be created); returns the count used. */
+ * task reductions).  The thread count is already resolved and reserved
+ * (xomp_resolve_num_threads; it may still shrink when threads cannot be
+ * created); returns the count used. */
 unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsigned nthreads,
                                           unsigned flags, struct xomp_taskgroup *tg);
 /* The legacy split form: start the team, let the master run fn, end it. */
@@ -143,7 +157,15 @@ void xomp_team_destroy(struct xomp_team *team);
  * region: a team's members only take a moment to leave after its end. */
 void xomp_team_quiesce(struct xomp_thread *master);
 
-/* Threads a parallel region would get for a num_threads request (0: none). */
+/* Threads a parallel region gets for a num_threads request (0: none), at
+ * most thread-limit-var in the contention group (and the free CPUs with
+ * dyn-var), reserved at once: the caller must start the region with
+ * exactly that count (xomp_parallel_start_in_taskgroup, before any other
+ * change of its ICVs), which gives back what it cannot use and, at the
+ * region's end, the rest. */
 unsigned xomp_resolve_num_threads(struct xomp_thread *thr, unsigned requested);
+
+/* The contention group of the calling thread's current task. */
+struct xomp_cgroup *xomp_current_cgroup(struct xomp_thread *thr);
 
 #endif

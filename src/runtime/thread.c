@@ -39,6 +39,8 @@ static struct xomp_thread *thread_new(void)
     atomic_init(&t->waker.cpu, -1);
     xomp_task_init_implicit(&t->initial_task, t, NULL, NULL, &xomp_cfg.icv);
     t->task = &t->initial_task;
+    atomic_init(&t->initial_cgroup.busy, 1);
+    t->cgroup = &t->initial_cgroup;
     xomp_prof_thread_init(t);
     pthread_mutex_lock(&pool_lock);
     t->all_next = all_threads;
@@ -182,6 +184,8 @@ static void after_fork_child(void)
     if (self) {
         self->all_next = NULL;
         memset(self->hot_team, 0, sizeof self->hot_team); /* their threads are gone */
+        /* relaxed: the child has no other thread. */
+        atomic_store_explicit(&self->initial_cgroup.busy, 1, memory_order_relaxed);
     }
     atomic_store_explicit(&xomp_busy_threads, 1, memory_order_relaxed);
 }

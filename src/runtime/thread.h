@@ -62,6 +62,12 @@ struct xomp_thread {
     uint64_t region_seen;           /* region number of the team it serves */
     int place;                      /* place bound to, or -1 */
     struct xomp_task initial_task;  /* task when not inside any team */
+    /* Contention group when not inside any team: initial_cgroup, or that
+     * of the host target region it runs (runtime/target.c). */
+    struct xomp_cgroup *cgroup;
+    /* Its own group, as an initial thread; its busy count is changed by
+     * the masters of nested teams too (own line). */
+    _Alignas(64) struct xomp_cgroup initial_cgroup;
 };
 
 /* The calling thread's state, created on first use. */
@@ -88,7 +94,9 @@ void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigne
 /* Call fn on every thread state (statistics, diagnostics). */
 void xomp_threads_foreach(void (*fn)(struct xomp_thread *, void *), void *arg);
 
-/* Threads currently in teams, for OMP_THREAD_LIMIT and oversubscription. */
+/* Threads in use in the whole process (every contention group), for
+ * dyn-var and oversubscription (team.c); OMP_THREAD_LIMIT counts per
+ * contention group (struct xomp_cgroup). */
 extern _Atomic unsigned xomp_busy_threads;
 
 #endif

@@ -339,9 +339,10 @@ void xomp_barrier_wait(struct xomp_thread *thr)
 bool xomp_barrier_wait_cancellable(struct xomp_thread *thr)
 {
     uint64_t flags = barrier_wait(thr);
-    if (flags & XOMP_BAR_CANCEL_PARALLEL)
-        thr->worker->parallel_cancel_seen = true;
-    return flags != 0;
+    if (!(flags & XOMP_BAR_CANCEL_PARALLEL))
+        return false; /* a cancelled loop or sections ends here; the region goes on */
+    thr->worker->parallel_cancel_seen = true;
+    return true;
 }
 
 void xomp_barrier_wait_region_end(struct xomp_thread *thr)

@@ -70,8 +70,9 @@ void xomp_barrier_wait(struct xomp_thread *thr);
 
 /* The same, at a cancellation point (GOMP_barrier_cancel, the end of a
  * worksharing construct with `_cancel`): returns true when the parallel
- * region, or the worksharing construct, has been cancelled.  Every member
- * of one barrier gets the same answer.  After a parallel cancellation the
+ * region has been cancelled (the compiler then jumps to its end); a
+ * cancelled loop or sections construct is consumed here and gives false,
+ * as in libgomp.  Every member of one barrier gets the same answer.  After a parallel cancellation the
  * members met this barrier in different places (those that had jumped to
  * the region's end in their end barrier), so the region ends with one
  * more barrier: see xomp_barrier_wait_region_end. */

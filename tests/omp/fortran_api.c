@@ -5,12 +5,15 @@
  * variants clamped to int, hidden string lengths, blank-padded results,
  * and the lock ABI of Linux x86-64 -- simple locks direct (kind 4), OpenMP
  * 3.0 nestable locks indirect (kind 8 holding a pointer), and the OMP_1.0
- * (OpenMP 2.5) versions of the lock routines, reached with dlvsym.
+ * (OpenMP 2.5) versions of the lock routines, reached with dlvsym; and
+ * omp_fulfill_event_ (OMP_5.0.1), whose event handle omp_lib passes by
+ * value.
  */
 #include "xomp_test.h"
 
 #include <limits.h>
 #include <stdint.h>
+#include <time.h>
 
 /* Fortran prototypes (gfortran passes hidden lengths as size_t). */
 int32_t omp_get_thread_num_(void);
@@ -68,6 +71,7 @@ void omp_set_nest_lock_(int64_t *);
 void omp_unset_nest_lock_(int64_t *);
 int32_t omp_test_nest_lock_(int64_t *);
 void omp_destroy_nest_lock_(int64_t *);
+void omp_fulfill_event_(intptr_t); /* omp_lib: integer(omp_event_handle_kind), value */
 
 static void icvs(void)
 {
@@ -306,6 +310,42 @@ static void locks_25(void)
     unset_s(&s);
 }
 
+/* A detached task completes, and releases its dependant, only once its event
+ * is fulfilled through the Fortran entry point. */
+static void fulfill_event(void)
+{
+    CHECK(dlvsym(RTLD_DEFAULT, "omp_fulfill_event_", "OMP_5.0.1") != NULL,
+          "omp_fulfill_event_@OMP_5.0.1 is not exported");
+    for (int round = 0; round < 20; round++) {
+        int body_ran = 0, fulfilled = 0, seen = -1, token = 0;
+        (void)token; /* only its address orders the two tasks */
+        omp_event_handle_t ev;
+#pragma omp parallel shared(body_ran, fulfilled, seen, token, ev)
+#pragma omp single
+        {
+#pragma omp task detach(ev) depend(out : token) shared(body_ran)
+            {
+#pragma omp atomic write
+                body_ran = 1;
+            }
+#pragma omp task depend(in : token) shared(fulfilled, seen)
+            {
+#pragma omp atomic read
+                seen = fulfilled;
+            }
+            struct timespec ts = {0, 200 * 1000};
+            nanosleep(&ts, NULL); /* give the dependant a chance to run early */
+#pragma omp atomic write
+            fulfilled = 1;
+            omp_fulfill_event_((intptr_t)ev);
+#pragma omp taskwait
+        }
+        CHECK(body_ran == 1 && seen == 1,
+              "round %d: detached body ran %d, dependant saw fulfilled=%d", round, body_ran,
+              seen);
+    }
+}
+
 int main(void)
 {
     int initial_threads = omp_get_max_threads();
@@ -317,5 +357,6 @@ int main(void)
     simple_locks();
     nest_locks();
     locks_25();
+    fulfill_event();
     return test_result();
 }
