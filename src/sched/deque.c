@@ -60,6 +60,12 @@ enum xomp_steal_result xomp_deque_steal(struct xomp_deque *d, struct xomp_task *
                                         bool (*allowed)(struct xomp_task *, const void *),
                                         const void *arg)
 {
+    /* A look without the fence first: an idle thief polls empty deques
+     * often.  (relaxed: a stale answer only delays the steal to the next
+     * look; the sleep recheck looks again after a full barrier.) */
+    if (atomic_load_explicit(&d->top, memory_order_relaxed) >=
+        atomic_load_explicit(&d->bottom, memory_order_relaxed))
+        return XOMP_STEAL_EMPTY;
     /* acquire: pairs with the CAS of the thief (or owner) that moved top
      * last, so that the slots below it are not read stale. */
     int64_t t = atomic_load_explicit(&d->top, memory_order_acquire);

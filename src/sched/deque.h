@@ -110,8 +110,8 @@ static inline bool xomp_deque_holds(struct xomp_deque *d, int64_t count)
 static inline struct xomp_task *xomp_deque_pop(struct xomp_deque *d, int64_t floor)
 {
     int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed) - 1;
-    if (b < floor)
-        return NULL; /* nothing ours above the floor (thieves only raise top) */
+    if (b < floor || b < d->top_seen)
+        return NULL; /* nothing ours above the floor; or empty (top only grows) */
     struct xomp_deque_buf *a = atomic_load_explicit(&d->buf, memory_order_relaxed);
     /* release: keeps the release sequence of our pushes for thieves that
      * read this value (C11 counts same-thread stores, C++20 does not). */
