@@ -214,12 +214,3 @@ void xomp_idle_end(struct xomp_idle *idle)
         spin->budget_ns = budget / 2 > SPIN_MIN_NS ? budget / 2 : SPIN_MIN_NS;
     }
 }
-
-void xomp_backoff(unsigned *round)
-{
-    unsigned r = (*round)++;
-    if (r < 64)
-        xomp_cpu_relax();
-    else
-        sched_yield();
-}

@@ -187,8 +187,4 @@ static inline void xomp_cpu_relax(void)
 /* True when more threads are runnable than CPUs (spin less, yield). */
 extern _Atomic bool xomp_oversubscribed;
 
-/* A short wait without a waker (a worksharing slot another member is still
- * initialising): spin, then yield; `round` counts the calls of one wait. */
-void xomp_backoff(unsigned *round);
-
 #endif
