@@ -3,7 +3,8 @@
  * A futex mutex for critical sections, atomic regions and OpenMP locks.
  * States: 0 unlocked, 1 locked, 2 locked and someone may sleep on it.
  * Uncontended lock and unlock are one atomic instruction each.  A waiter
- * spins briefly, then marks the word 2 and sleeps; unlock wakes one
+ * spins and yields as every wait does (wait.h, with the thread's lock
+ * budget), then marks the word 2 and sleeps on it; unlock wakes one
  * sleeper when it replaces a 2.
  */
 #ifndef XOMP_MUTEX_H

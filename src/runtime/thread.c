@@ -35,7 +35,7 @@ static struct xomp_thread *thread_new(void)
         xomp_fatal("out of memory allocating a thread state");
     memset(t, 0, sizeof *t);
     t->place = -1;
-    t->spin.budget_ns = t->dock_spin.budget_ns = xomp_cfg.spin_ns;
+    t->spin.budget_ns = t->dock_spin.budget_ns = t->lock_spin.budget_ns = xomp_cfg.spin_ns;
     atomic_init(&t->waker.cpu, -1);
     xomp_task_init_implicit(&t->initial_task, t, NULL, NULL, &xomp_cfg.icv);
     t->task = &t->initial_task;

@@ -161,11 +161,11 @@ static void sleep_step(struct xomp_idle *idle, bool (*recheck)(void *), void *ar
     xomp_idle_reset(idle);
 }
 
-void xomp_idle_step(struct xomp_idle *idle, bool (*recheck)(void *), void *arg)
+bool xomp_idle_pause(struct xomp_idle *idle)
 {
     if (++idle->polls % POLLS_PER_CLOCK_READ != 1) {
         xomp_cpu_relax();
-        return;
+        return false;
     }
     uint64_t now = xomp_now_ns();
     if (!idle->began_ns)
@@ -173,13 +173,11 @@ void xomp_idle_step(struct xomp_idle *idle, bool (*recheck)(void *), void *arg)
     if (!idle->start_ns)
         idle->start_ns = now;
     uint64_t waited = now - idle->start_ns;
-    if (!xomp_cfg.spin_ns) {
-        sleep_step(idle, recheck, arg); /* OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0 */
-        return;
-    }
+    if (!xomp_cfg.spin_ns)
+        return true; /* OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0: sleep at once */
     if (waited < spin_budget(idle)) {
         xomp_cpu_relax();
-        return;
+        return false;
     }
     /* Spinning did not end the wait: let other threads have the CPU (a
      * thread we wait for may be queued behind us), for a while. */
@@ -187,9 +185,15 @@ void xomp_idle_step(struct xomp_idle *idle, bool (*recheck)(void *), void *arg)
         idle->yields++;
         idle->polls = 0; /* poll once after each yield, then yield again */
         sched_yield();
-        return;
+        return false;
     }
-    sleep_step(idle, recheck, arg);
+    return true;
+}
+
+void xomp_idle_step(struct xomp_idle *idle, bool (*recheck)(void *), void *arg)
+{
+    if (xomp_idle_pause(idle))
+        sleep_step(idle, recheck, arg);
 }
 
 void xomp_idle_end(struct xomp_idle *idle)

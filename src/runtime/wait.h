@@ -117,6 +117,18 @@ static inline void xomp_idle_reset(struct xomp_idle *idle)
  * (announce, heavy or light fence, recheck, futex wait until woken). */
 void xomp_idle_step(struct xomp_idle *idle, bool (*recheck)(void *), void *arg);
 
+/* The spin and yield part of a step, for waits that sleep on a word of
+ * their own (the runtime's mutex): returns true when both budgets are
+ * spent and the caller should sleep; the caller then calls
+ * xomp_idle_slept() when it woke. */
+bool xomp_idle_pause(struct xomp_idle *idle);
+
+static inline void xomp_idle_slept(struct xomp_idle *idle)
+{
+    idle->slept = true;
+    xomp_idle_reset(idle);
+}
+
 /* The wait is over: adapt the thread's spin budget to how it went. */
 void xomp_idle_end(struct xomp_idle *idle);
 
