@@ -12,8 +12,10 @@
  * (b) condition variable: a single creates task A, which waits on a
  *     condition variable, then task B, which signals it (B is queued after
  *     A).  With 2 or more threads B must run while A waits.  The creator
- *     goes on to the barrier (b1), or waits in taskwait (b2).  Skipped with
- *     1 thread (B could only run after A).
+ *     goes on to the barrier (b1), or waits in taskwait (b2); (b3): B is
+ *     created before A (a creator that runs its newest task first must not
+ *     keep B from the others while it waits in A).  Skipped with 1 thread
+ *     (B could only run after A).
  * (c) pthread barrier: a single creates n tasks (n: the team size) that
  *     meet at a pthread_barrier of n, so every thread must run one of them
  *     at the same time.  The creator goes on to the barrier (c1), or waits
@@ -82,7 +84,7 @@ static void scenario_mutex(const char *phase, int iters)
 static pthread_mutex_t cond_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 
-static void scenario_cond(const char *phase, int with_taskwait, int iters)
+static void scenario_cond(const char *phase, int signaller_first, int with_taskwait, int iters)
 {
     if (!progress_phase(phase))
         return;
@@ -92,21 +94,26 @@ static void scenario_cond(const char *phase, int with_taskwait, int iters)
 #pragma omp parallel shared(signalled, ran_a, ran_b)
 #pragma omp single
         {
+            for (int k = 0; k < 2; k++) {
+                if (k == signaller_first) { /* the waiter: created second iff signaller_first */
 #pragma omp task shared(signalled, ran_a)
-            {
-                pthread_mutex_lock(&cond_mutex);
-                while (!__atomic_load_n(&signalled, __ATOMIC_RELAXED))
-                    pthread_cond_wait(&cond, &cond_mutex);
-                pthread_mutex_unlock(&cond_mutex);
-                __atomic_add_fetch(&ran_a, 1, __ATOMIC_RELAXED);
-            }
+                    {
+                        pthread_mutex_lock(&cond_mutex);
+                        while (!__atomic_load_n(&signalled, __ATOMIC_RELAXED))
+                            pthread_cond_wait(&cond, &cond_mutex);
+                        pthread_mutex_unlock(&cond_mutex);
+                        __atomic_add_fetch(&ran_a, 1, __ATOMIC_RELAXED);
+                    }
+                } else {
 #pragma omp task shared(signalled, ran_b)
-            {
-                pthread_mutex_lock(&cond_mutex);
-                __atomic_store_n(&signalled, 1, __ATOMIC_RELAXED);
-                pthread_cond_broadcast(&cond);
-                pthread_mutex_unlock(&cond_mutex);
-                __atomic_add_fetch(&ran_b, 1, __ATOMIC_RELAXED);
+                    {
+                        pthread_mutex_lock(&cond_mutex);
+                        __atomic_store_n(&signalled, 1, __ATOMIC_RELAXED);
+                        pthread_cond_broadcast(&cond);
+                        pthread_mutex_unlock(&cond_mutex);
+                        __atomic_add_fetch(&ran_b, 1, __ATOMIC_RELAXED);
+                    }
+                }
             }
             if (with_taskwait) {
 #pragma omp taskwait
@@ -185,8 +192,10 @@ int main(void)
                    progress_iters(1500));
     if (n >= 2) {
         scenario_cond("b1: task waits on a condition signalled by a task queued after it",
-                      0, progress_iters(1000));
-        scenario_cond("b2: b1, the creator waits in taskwait", 1, progress_iters(1000));
+                      0, 0, progress_iters(1000));
+        scenario_cond("b2: b1, the creator waits in taskwait", 0, 1, progress_iters(1000));
+        scenario_cond("b3: b1 with the signalling task queued before the waiting one", 1, 0,
+                      progress_iters(1000));
     } else {
         fprintf(stderr, "pthread_block: 1 thread: skipping the condition variable cases\n");
     }

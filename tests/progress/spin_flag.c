@@ -12,6 +12,8 @@
  *      sets it (B queued after A, by the same creator); the creator goes
  *      on to the barrier.  With 2 or more threads B must run while A spins.
  * (b2) b1 with the creator waiting in taskwait.
+ * (b3) b1 with B created before A (a creator that runs its newest task
+ *      first must not keep B from the others while it spins in A).
  * With 1 thread (a) has no spinner and (b) is skipped (B could only run
  * after A).  A runtime that hands thread 0's child to the spinning thread
  * (or leaves B where only the spinning thread takes it) hangs; the watchdog
@@ -64,7 +66,8 @@ static void scenario_after_barrier(const char *phase, int all_spin, int iters)
     CHECK(bad == 0, "%s: %d of %d regions went wrong (first: %d)", phase, bad, iters, first_bad);
 }
 
-static void scenario_later_task(const char *phase, int with_taskwait, int iters)
+static void scenario_later_task(const char *phase, int setter_first, int with_taskwait,
+                                int iters)
 {
     if (!progress_phase(phase))
         return;
@@ -74,16 +77,21 @@ static void scenario_later_task(const char *phase, int with_taskwait, int iters)
 #pragma omp parallel shared(flag, ran_a, ran_b, early)
 #pragma omp single
         {
+            for (int k = 0; k < 2; k++) {
+                if (k == setter_first) { /* the spinner: created second iff setter_first */
 #pragma omp task shared(flag, ran_a)
-            {
-                while (!__atomic_load_n(&flag, __ATOMIC_ACQUIRE))
-                    progress_relax();
-                __atomic_add_fetch(&ran_a, 1, __ATOMIC_RELAXED);
-            }
+                    {
+                        while (!__atomic_load_n(&flag, __ATOMIC_ACQUIRE))
+                            progress_relax();
+                        __atomic_add_fetch(&ran_a, 1, __ATOMIC_RELAXED);
+                    }
+                } else {
 #pragma omp task shared(flag, ran_b)
-            {
-                __atomic_add_fetch(&ran_b, 1, __ATOMIC_RELAXED);
-                __atomic_store_n(&flag, 1, __ATOMIC_RELEASE);
+                    {
+                        __atomic_add_fetch(&ran_b, 1, __ATOMIC_RELAXED);
+                        __atomic_store_n(&flag, 1, __ATOMIC_RELEASE);
+                    }
+                }
             }
             if (with_taskwait) {
 #pragma omp taskwait
@@ -111,9 +119,11 @@ int main(void)
                            "taskwait", 0, progress_iters(2000));
     scenario_after_barrier("a2: a1 with every other thread spinning", 1, progress_iters(2000));
     if (n >= 2) {
-        scenario_later_task("b1: a task spins on a flag set by a task created after it", 0,
+        scenario_later_task("b1: a task spins on a flag set by a task created after it", 0, 0,
                             progress_iters(2000));
-        scenario_later_task("b2: b1, the creator waits in taskwait", 1, progress_iters(2000));
+        scenario_later_task("b2: b1, the creator waits in taskwait", 0, 1, progress_iters(2000));
+        scenario_later_task("b3: b1 with the setting task created before the spinning one", 1,
+                            0, progress_iters(2000));
     } else {
         fprintf(stderr, "spin_flag: 1 thread: skipping the spinning task cases\n");
     }

@@ -74,7 +74,11 @@ run() {
     if ! env "$@" "${runtime_env[@]}" XOMP_TEST_PROGRESS_SCALE="$scale" \
             XOMP_TEST_WATCHDOG_S="$watchdog" timeout "$limit" "$prog" >"$out" 2>&1; then
         echo "FAILED: $* ${name#test_progress_}"
-        grep -m 3 -E 'FAIL|check failed|iteration' "$out" | cut -c1-300
+        if grep -q -E 'FAIL|check failed' "$out"; then
+            grep -m 3 -E 'FAIL|check failed' "$out" | cut -c1-300
+        else
+            tail -3 "$out" | cut -c1-300 # killed by timeout, or another failure
+        fi
         failed=$((failed + 1))
         failures[$name]=$((${failures[$name]:-0} + 1))
     fi
