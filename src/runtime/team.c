@@ -215,6 +215,7 @@ static void team_wait_left(struct xomp_team *team, unsigned n)
     struct xomp_thread *self = xomp_self();
     struct xomp_idle idle;
     xomp_idle_begin(&idle, &self->waker, &self->spin, XOMP_SLEEP_PLAIN);
+    idle.partner = &team->workers[1].thread->waker; /* one of those we wait for */
     while (!all_left(&lw))
         xomp_idle_step(&idle, all_left, &lw);
     xomp_idle_end(&idle);

@@ -72,6 +72,10 @@ static void dock_wait(struct xomp_thread *thr)
 {
     struct xomp_idle idle;
     xomp_idle_begin(&idle, &thr->waker, &thr->dock_spin, XOMP_SLEEP_PLAIN);
+    /* The master that launched us last most likely launches us next
+     * (thread states are never freed). */
+    if (thr->launched_by)
+        idle.partner = &thr->launched_by->waker;
     while (!dock_recheck(thr))
         xomp_idle_step(&idle, dock_recheck, thr);
     xomp_idle_end(&idle);
@@ -82,6 +86,7 @@ void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigne
 {
     thr->next_team = team;
     thr->next_id = id;
+    thr->launched_by = team->master;
     /* release: the thread's acquire in dock_recheck then sees next_team,
      * next_id and everything the master prepared for the region. */
     atomic_fetch_add_explicit(&thr->launch, 1, memory_order_release);

@@ -50,6 +50,7 @@ struct xomp_thread {
     uint32_t launch_seen;
     struct xomp_team *next_team;          /* written before the bump */
     unsigned next_id;
+    struct xomp_thread *launched_by;      /* the master of next_team (outlives it) */
     bool exit_requested;
 
     /* ---- identity and bookkeeping (rarely touched) ---- */

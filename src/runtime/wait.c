@@ -97,6 +97,12 @@ void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xo
     idle->polls = 0;
     idle->yields = 0;
     idle->slept = false;
+    /* Where we wait, for waiters that wait for us (spin_budget).  glibc
+     * reads it from the rseq area: a load.  relaxed: advice; stored only
+     * when it changed, to keep the line shared. */
+    int cpu = sched_getcpu();
+    if (atomic_load_explicit(&waker->cpu, memory_order_relaxed) != cpu)
+        atomic_store_explicit(&waker->cpu, cpu, memory_order_relaxed);
 }
 
 /* The spin budget of this wait: the thread's adapted budget, cut short
