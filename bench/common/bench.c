@@ -30,6 +30,15 @@ uint64_t bench_counters_sum(void)
     return sum;
 }
 
+static char metric_name[32];
+static double metric_value;
+
+void bench_report_metric(const char *name, double value)
+{
+    snprintf(metric_name, sizeof metric_name, "%s", name);
+    metric_value = value;
+}
+
 double bench_now(void)
 {
     struct timespec ts;
@@ -216,11 +225,18 @@ int bench_main(int argc, char **argv, const struct bench_kernel *k)
     print_token(class_name);
     printf(" param=");
     print_token(param);
-    printf(" mode=%s runtime=%s threads=%d time_s=%.6f tasks=%llu verify=%s maxrss_kb=%ld\n",
+    printf(" mode=%s runtime=%s threads=%d time_s=%.6f tasks=%llu verify=%s maxrss_kb=%ld",
            serial ? "serial" : "parallel", bench_runtime_name(), serial ? 1 : omp_get_max_threads(),
            elapsed, (unsigned long long)tasks,
            verdict == BENCH_VERIFY_OK ? "ok" : verdict == BENCH_VERIFY_FAIL ? "fail" : "na",
            ru.ru_maxrss);
+    if (metric_name[0]) {
+        printf(" metric=");
+        for (const char *c = metric_name; *c; c++)
+            putchar(*c == ' ' || *c == '=' || *c == ':' ? '_' : *c);
+        printf(":%.9g", metric_value);
+    }
+    putchar('\n');
     fflush(stdout);
 
     if (k->teardown)

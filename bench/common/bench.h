@@ -29,6 +29,10 @@
  *     BENCH kernel=fib class=small param=32 mode=parallel runtime=xomp
  *           threads=2 time_s=0.412345 tasks=7049154 verify=ok maxrss_kb=3456
  *
+ * A kernel may add one named metric of its own with bench_report_metric();
+ * the line then ends with one more field, `metric=NAME:VALUE` (micro-idle:
+ * `metric=ctxsw:123`, the context switches of the idle threads).
+ *
  * Anything else a kernel prints goes to stderr.  Exit status: 0 when the
  * result verified (or verification is not applicable), 1 when verification
  * failed, 2 on a usage error.
@@ -85,6 +89,14 @@ int bench_parse_uints(const char *s, unsigned long long *v, int max);
 
 /* Which OpenMP runtime is executing this process: "xomp", "llvm" or "gomp". */
 const char *bench_runtime_name(void);
+
+/* Report one extra named metric of the last run: the result line gets the
+ * field `metric=NAME:VALUE` (VALUE printed with %.9g).  NAME is a short
+ * identifier ([a-z0-9_]); call it from run_parallel, run_serial or verify
+ * (untimed there); a later call replaces an earlier one.  The driver keeps
+ * the metric's median per cell (results.json) and shows it in the
+ * microbenchmarks' table (tools/xomptools: benchline, results, table). */
+void bench_report_metric(const char *name, double value);
 
 /* Monotonic wall-clock seconds. */
 double bench_now(void);

@@ -10,13 +10,18 @@
  *             the latency of one barrier.
  *   parallel  REPS empty parallel regions, one after another: the cost of
  *             entering and leaving a region (the team is reused).
- *
- * (A task "handoff" test -- the master creates a task and spins, outside
- * any scheduling point, until another thread has run it -- is not here: it
- * is not a conforming OpenMP program, since nothing obliges an idle thread
- * to take a task its creator holds, and under xomp, whose creator hands its
- * own tasks to thieves only at its scheduling points, it never finishes.
- * Ring latency is measured inside xomp by micro-ring instead.)
+ *   handoff   one parallel region; the master creates one task and spins
+ *             (an atomic load loop, no scheduling point) until another
+ *             thread has run it, REPS times: the latency of getting a
+ *             freshly queued task run by an idle thread, which waits for
+ *             work in the region's closing barrier.  The spin makes it a
+ *             test of the runtime's progress: the creator never runs its
+ *             own task, so an idle thread must take the task on its own.
+ *             libgomp and LLVM libomp wake their barrier waiters when a
+ *             task is queued; xomp's idle threads steal from the creator's
+ *             deque.  Needs two threads or more: with one, the task runs
+ *             undeferred (if clause false), so the test still completes and
+ *             measures the cost of an undeferred task instead.
  *
  * EPCC subtracts a reference loop of delays; these tests have no delay in
  * the timed loop, so the time is the synchronization alone.
@@ -24,15 +29,19 @@
  * Verification (cheap enough not to disturb the timing):
  *   barrier   every 64th barrier, each thread checks that its neighbour has
  *             arrived at that barrier and has not passed the next one;
- *   parallel  every region ran with the requested number of threads.
+ *   parallel  every region ran with the requested number of threads;
+ *   handoff   every task ran exactly once, in order (each sees the count of
+ *             the one before it); how many ran on the creator itself (a
+ *             runtime may run a task at its creation) goes to stderr.
  *
- * Parameter: "TEST,REPS" with TEST barrier or parallel.
- * Every class is a sweep of both tests; small runs each in about 0.3-1 s
- * under libgomp with 2 threads on the 2-core development machine when it is
- * quiet (a barrier costs some 250 ns there, a region 850 ns).  When other
- * processes hold a core, a barrier waits for a descheduled thread and costs
- * microseconds to milliseconds: these two tests are the most sensitive to a
- * shared machine of the whole suite.
+ * Parameter: "TEST,REPS" with TEST barrier, parallel or handoff.
+ * Every class is a sweep of the three tests; small runs each in about
+ * 0.3-2 s under libgomp with 2 threads on the 2-core development machine
+ * when it is quiet (a barrier costs some 250 ns there, a region 850 ns, a
+ * handoff 0.3-2 us).  When other processes hold a core, a barrier or a
+ * handoff waits for a descheduled thread and costs microseconds to
+ * milliseconds: these tests are the most sensitive to a shared machine of
+ * the whole suite.
  */
 #include "../common/bench.h"
 
@@ -40,8 +49,8 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-enum sync_test { SYNC_BARRIER, SYNC_PARALLEL };
-static const char *const sync_tests[] = {"barrier", "parallel", NULL};
+enum sync_test { SYNC_BARRIER, SYNC_PARALLEL, SYNC_HANDOFF };
+static const char *const sync_tests[] = {"barrier", "parallel", "handoff", NULL};
 
 static enum sync_test test;
 static long reps;
@@ -54,6 +63,12 @@ static struct {
     _Alignas(64) _Atomic long value;
 } arrived[BENCH_MAX_THREADS];
 
+/* handoff: the number of tasks run so far, written by the task and spun on
+ * by the creator, alone on its line. */
+static struct {
+    _Alignas(64) _Atomic long value;
+} handed;
+static long on_creator; /* handoff tasks that ran on the creating thread */
 
 #define BARRIER_CHECK_EVERY 64
 
@@ -113,6 +128,47 @@ static void run_parallel_regions(void)
     ops = (uint64_t)reps;
 }
 
+static inline void spin_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+static void run_handoff(void)
+{
+    long bad = 0, mine = 0;
+    atomic_store_explicit(&handed.value, 0, memory_order_relaxed);
+#pragma omp parallel
+    {
+#pragma omp master
+        {
+            int alone = omp_get_num_threads() == 1;
+            for (long r = 0; r < reps; r++) {
+#pragma omp task if (!alone) firstprivate(r) shared(bad, mine)
+                {
+                    /* Tasks run one at a time (the creator waits for each),
+                     * so the plain updates of bad and mine never race; the
+                     * release store publishes them with the count. */
+                    if (atomic_load_explicit(&handed.value, memory_order_relaxed) != r)
+                        bad++;
+                    if (omp_get_thread_num() == 0)
+                        mine++;
+                    atomic_store_explicit(&handed.value, r + 1, memory_order_release);
+                }
+                /* No scheduling point: only another thread can run it. */
+                while (atomic_load_explicit(&handed.value, memory_order_acquire) != r + 1)
+                    spin_pause();
+            }
+        }
+    }
+    errors = bad;
+    on_creator = mine;
+    ops = (uint64_t)reps;
+}
+
 static void run_parallel(void)
 {
     switch (test) {
@@ -121,6 +177,9 @@ static void run_parallel(void)
         break;
     case SYNC_PARALLEL:
         run_parallel_regions();
+        break;
+    case SYNC_HANDOFF:
+        run_handoff();
         break;
     }
 }
@@ -131,17 +190,24 @@ static void run_serial(void)
     for (long r = 0; r < reps; r++)
         __asm__ __volatile__("" : : "r"(r) : "memory");
     errors = 0;
+    on_creator = -1;
     ops = (uint64_t)reps;
 }
 
 static enum bench_verdict verify(void)
 {
+    static const char *const why[] = {
+        [SYNC_BARRIER] = "a thread passed a barrier before its neighbour arrived",
+        [SYNC_PARALLEL] = "a region ran with fewer threads than requested",
+        [SYNC_HANDOFF] = "a task ran twice or out of order",
+    };
     if (errors) {
-        fprintf(stderr, "micro-syncbench: %lld checks failed (%s)\n", errors,
-                test == SYNC_BARRIER ? "a thread passed a barrier before its neighbour arrived"
-                                     : "a region ran with fewer threads than requested");
+        fprintf(stderr, "micro-syncbench: %lld checks failed (%s)\n", errors, why[test]);
         return BENCH_VERIFY_FAIL;
     }
+    if (test == SYNC_HANDOFF && on_creator >= 0)
+        fprintf(stderr, "micro-syncbench: handoff: %ld of %llu tasks ran on their creator\n",
+                on_creator, (unsigned long long)ops);
     return BENCH_VERIFY_OK;
 }
 
@@ -151,10 +217,10 @@ static uint64_t task_count(void)
 }
 
 static const struct bench_class classes[] = {
-    {"test", "barrier,2000"},      {"test", "parallel,2000"},
-    {"small", "barrier,2000000"},  {"small", "parallel,1000000"},
-    {"medium", "barrier,20000000"}, {"medium", "parallel,10000000"},
-    {"large", "barrier,200000000"}, {"large", "parallel,100000000"},
+    {"test", "barrier,2000"},       {"test", "parallel,2000"},      {"test", "handoff,2000"},
+    {"small", "barrier,2000000"},   {"small", "parallel,1000000"},  {"small", "handoff,1000000"},
+    {"medium", "barrier,20000000"}, {"medium", "parallel,10000000"}, {"medium", "handoff,10000000"},
+    {"large", "barrier,200000000"}, {"large", "parallel,100000000"}, {"large", "handoff,100000000"},
     {NULL, NULL},
 };
 

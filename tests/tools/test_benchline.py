@@ -26,6 +26,18 @@ class ParseLine(unittest.TestCase):
         f = benchline.parse_line(GOOD + " steals=12")
         self.assertEqual(f["steals"], "12")
 
+    def test_kernel_metric(self):
+        f = benchline.parse_line(GOOD + " metric=ctxsw:123")
+        self.assertEqual(f["metric"], ("ctxsw", 123.0))
+        self.assertEqual(benchline.kernel_metric(f), ("ctxsw", 123.0))
+        self.assertEqual(benchline.parse_line(GOOD + " metric=a:b:2.5e3")["metric"], ("a:b", 2500.0))
+        self.assertIsNone(benchline.kernel_metric(benchline.parse_line(GOOD)))
+        self.assertIsNone(benchline.kernel_metric(None))
+        for bad in ("ctxsw", ":3", "ctxsw:", "ctxsw:x", "ctxsw:nan", "ctxsw:inf"):
+            with self.subTest(metric=bad), \
+                    self.assertRaisesRegex(BenchLineError, "bad BENCH field metric"):
+                benchline.parse_line(GOOD + " metric=" + bad)
+
     def test_missing_fields_are_named(self):
         line = GOOD.replace(" time_s=0.412345", "").replace(" tasks=7049154", "")
         with self.assertRaisesRegex(BenchLineError, "missing field.*time_s, tasks"):

@@ -92,6 +92,10 @@ class Order(unittest.TestCase):
         self.assertIsNone(kernels.cost_per_op_ns("taskbench", "all,0,10", None, 2, 10))
         self.assertEqual(kernels.micro("taskbench").describe("single,10,5"),
                          "task, 10 ns body, one creator")
+        self.assertIn("handoff", kernels.micro("micro-syncbench").describe("handoff,100"))
+        self.assertFalse(kernels.has_serial("micro-idle"))
+        # micro-idle reports no operations: no cost, its extra metric instead
+        self.assertIsNone(kernels.cost_per_op_ns("micro-idle", "2000", 2.0, 4, 0))
 
     def test_default_threads(self):
         self.assertEqual(bench.default_threads(1), [1])
@@ -120,9 +124,12 @@ class Discovery(unittest.TestCase):
 
 
 class Aggregate(unittest.TestCase):
-    def run_result(self, runtime, time_s, ok=True, threads=2, mode="parallel", reason=None):
+    def run_result(self, runtime, time_s, ok=True, threads=2, mode="parallel", reason=None,
+                   metric=None):
         fields = None if not ok else {"time_s": time_s, "tasks": 1000, "maxrss_kb": 100,
                                       "verify": "ok"}
+        if metric:
+            fields["metric"] = metric
         return RunResult("k", "small", "1", mode, threads, runtime, runtime, 1, [], {},
                          ok=ok, reason=reason, fields=fields)
 
@@ -150,6 +157,16 @@ class Aggregate(unittest.TestCase):
         self.assertEqual(cells["gomp"].reason, "verification failed (1/3 runs)")
         self.assertIsNone(cells["gomp"].median_s)
         self.assertIsNone(cells["xomp"].ratios["gomp"])
+
+    def test_metric_median(self):
+        runs = [self.run_result("xomp", 0.1, metric=("ctxsw", v)) for v in (5.0, 1.0, 9.0)]
+        runs += [self.run_result("gomp", 0.1)]
+        # a metric missing from one run, or named differently, gives none
+        runs += [self.run_result("llvm", 0.1, metric=("ctxsw", 1.0)), self.run_result("llvm", 0.1)]
+        cells = {c.runtime: c for c in results.aggregate(runs)}
+        self.assertEqual(cells["xomp"].metric, ("ctxsw", 5.0))
+        self.assertIsNone(cells["gomp"].metric)
+        self.assertIsNone(cells["llvm"].metric)
 
     def test_planned_cell_without_runs_is_failed(self):
         key = ("k", "small", "1", "parallel", 4, "gomp")

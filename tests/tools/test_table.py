@@ -103,6 +103,20 @@ class MicroAndPosp(unittest.TestCase):
         # the fastest run is below the reference: shown, never as a ratio
         self.assertIn("-400..1400", xomp)
 
+    def test_metric_column_only_when_reported(self):
+        idle = [self.cell("micro-idle", "2000", "gomp", 2.0, 0, metric=("ctxsw", 3.0)),
+                self.cell("micro-idle", "2000", "xomp", 2.0, 0, metric=("ctxsw", 250000.0))]
+        text = table.render_micro_text(idle, ["gomp", "xomp"])
+        self.assertIn("metric", text.splitlines()[0])
+        self.assertIn("ctxsw=3", [ln for ln in text.splitlines() if " gomp " in ln][0])
+        self.assertIn("ctxsw=250k", [ln for ln in text.splitlines() if " xomp " in ln][0])
+        self.assertIn("2000 ms idle in a barrier", text)
+        self.assertIn("| ctxsw=3 |", table.render_micro_markdown(idle, ["gomp", "xomp"]))
+        sync = [self.cell("micro-syncbench", "handoff,1000", "xomp", 0.001, 1000)]
+        text = table.render_micro_text(sync, ["xomp"])
+        self.assertNotIn("metric", text)
+        self.assertIn("task handoff", text)
+
     def test_failed_micro_and_posp_cells_show_no_number(self):
         bad = failed_cell("xomp")
         bad.kernel, bad.param = "micro-syncbench", "barrier,100"

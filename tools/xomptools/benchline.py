@@ -24,6 +24,10 @@ REQUIRED_FIELDS = {
     "maxrss_kb": int,
 }
 
+# Optional: one metric of its own a kernel adds with bench_report_metric(),
+# written `metric=NAME:VALUE`; parsed into (NAME, float) (see kernel_metric).
+METRIC_FIELD = "metric"
+
 MODES = ("parallel", "serial")
 VERDICTS = ("ok", "fail", "na")
 
@@ -73,7 +77,28 @@ def parse_line(line: str) -> dict:
             _check_value(key, fields[key])
         except ValueError as err:
             raise BenchLineError(f"bad BENCH field {key}={fields[key]!r}: {err}") from None
+    if METRIC_FIELD in fields:
+        try:
+            fields[METRIC_FIELD] = _parse_metric(fields[METRIC_FIELD])
+        except ValueError as err:
+            raise BenchLineError(f"bad BENCH field metric={fields[METRIC_FIELD]!r}: {err}") from None
     return fields
+
+
+def _parse_metric(text):
+    name, sep, value = text.rpartition(":")
+    if not sep or not name:
+        raise ValueError("expected NAME:VALUE")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError("the value must be a finite number")
+    return (name, number)
+
+
+def kernel_metric(fields):
+    """The run's extra metric as (name, value), or None when it has none."""
+    metric = (fields or {}).get(METRIC_FIELD)
+    return tuple(metric) if metric else None
 
 
 def parse_output(stdout: str) -> dict:

@@ -129,7 +129,8 @@ def _schedbench_what(param):
     return f"loop chunk, schedule({kind},{chunk}), {_field_int(param, 4)} ns per iteration"
 
 
-_SYNC_WHAT = {"barrier": "barrier", "parallel": "parallel region enter+exit"}
+_SYNC_WHAT = {"barrier": "barrier", "parallel": "parallel region enter+exit",
+              "handoff": "task handoff: queued, run by an idle thread"}
 _DEQUE_WHAT = {"owner": "deque push+pop by its owner", "burst": "64 pushes, then 64 pops",
                "steal": "one owner pushes, thieves steal"}
 
@@ -141,6 +142,10 @@ MICROBENCHMARKS = {
                         * (_field_int(p, 1) or 1)),
     "micro-syncbench": Micro(describe=lambda p: _SYNC_WHAT.get(_fields(p)[0], _fields(p)[0]),
                              serial=False),
+    # tasks=0: no operation to divide by; the BENCH line's metric (ctxsw:
+    # the idle members' context switches) is the result.
+    "micro-idle": Micro(describe=lambda p: f"{_field_int(p, 0)} ms idle in a barrier",
+                        serial=False),
     "micro-deque": Micro(describe=lambda p: _DEQUE_WHAT.get(_fields(p)[0], _fields(p)[0]),
                          families=("xomp",), serial=False,
                          why_families="it drives xomp's task deque directly (linked with the "

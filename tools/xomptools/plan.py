@@ -28,6 +28,7 @@ QUICK_PARAMS = {
     "skynet": ("1000000",),
     "sort": ("1048576",),
     "sparselu": ("30,32",),
+    "stencil": ("256,4000",),
     "strassen": ("1024,64",),
     "uts": ("t=geo,a=fixed,b=4,d=8,r=19",),
 }

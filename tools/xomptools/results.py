@@ -9,7 +9,7 @@ behind a plausible number.
 from collections import Counter
 from dataclasses import dataclass, field
 
-from . import stats
+from . import benchline, stats
 
 
 @dataclass
@@ -35,6 +35,7 @@ class Cell:
     speedup: float = None         # serial median / this median
     ratios: dict = field(default_factory=dict)   # runtime -> this median / its median
     core_ns_per_task: float = None
+    metric: tuple = None          # (name, median) of the kernel's own metric, if it has one
 
     def key(self) -> tuple:
         return (self.kernel, self.klass, self.param, self.mode, self.threads, self.runtime)
@@ -80,6 +81,10 @@ def _fill(cell, runs):
     cell.rss_kb = stats.maximum(r.fields["maxrss_kb"] for r in good)
     cell.verify = "na" if any(r.fields["verify"] == "na" for r in good) else "ok"
     cell.core_ns_per_task = stats.core_ns_per_task(cell.median_s, cell.threads, cell.tasks)
+    metrics = [benchline.kernel_metric(r.fields) for r in good]
+    names = {m[0] for m in metrics if m}
+    if len(names) == 1 and all(metrics):
+        cell.metric = (names.pop(), stats.median(m[1] for m in metrics))
 
 
 def aggregate(results, cell_keys=None) -> list:

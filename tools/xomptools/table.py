@@ -193,6 +193,8 @@ MICRO_LEGEND = (
     "of a throughput)",
     "c/X = ns/op / X's ns/op (0.50x = half X's cost); '-' where a cost is not above zero "
     "(an overhead lost in the noise)",
+    "metric: the median of a kernel's own metric, NAME=VALUE, where it reports one "
+    "(micro-idle: ctxsw, the context switches of the idle threads during the run)",
 )
 
 
@@ -215,15 +217,28 @@ def micro_cells(cells):
     return [c for c in cells if kernels.micro(c.kernel) and c.mode == "parallel"]
 
 
-def micro_columns(runtime_names):
+def _has_metric(cells):
+    return any(c.metric for c in micro_cells(cells))
+
+
+def fmt_metric(metric):
+    if not metric:
+        return ""
+    name, value = metric
+    return f"{name}={fmt_count(value) if value >= 1e5 else f'{value:g}'}"
+
+
+def micro_columns(runtime_names, metric=False):
     return ([("kernel", False), ("class", False), ("param", False), ("operation", False),
              ("thr", True), ("runtime", False), ("ns/op", True), ("min-max", True)]
             + [(f"c/{label}", True) for label in ratio_labels(runtime_names)]
+            + ([("metric", True)] if metric else [])
             + [("status", False)])
 
 
 def micro_rows(cells, runtime_names):
     mine = micro_cells(cells)
+    metric = _has_metric(cells)
     index = {c.key(): c for c in cells}
     rows, last = [], None
     for c in mine:
@@ -244,24 +259,24 @@ def micro_rows(cells, runtime_names):
             theirs = None if other.failed else micro_cost(other, other.median_s, serial)
             ok = cost is not None and theirs is not None and cost > 0 and theirs > 0
             ratios.append(fmt_ratio(stats.ratio(cost, theirs)) if ok else NA)
+        tail = ([fmt_metric(None if c.failed else c.metric)] if metric else []) + [cell_status(c)]
         if c.failed:
-            rows.append(head + ["FAILED", NA] + ratios + [cell_status(c)])
+            rows.append(head + ["FAILED", NA] + ratios + tail)
             continue
         low, high = micro_cost(c, c.min_s, serial), micro_cost(c, c.max_s, serial)
-        rows.append(head + [fmt_cost(cost), f"{fmt_cost(low)}..{fmt_cost(high)}"] + ratios
-                    + [cell_status(c)])
+        rows.append(head + [fmt_cost(cost), f"{fmt_cost(low)}..{fmt_cost(high)}"] + ratios + tail)
     return rows
 
 
 def render_micro_text(cells, runtime_names) -> str:
     """The microbenchmarks' cost per operation ("" when there are none)."""
     rows = micro_rows(cells, runtime_names)
-    return _text(micro_columns(runtime_names), rows) if rows else ""
+    return _text(micro_columns(runtime_names, _has_metric(cells)), rows) if rows else ""
 
 
 def render_micro_markdown(cells, runtime_names) -> str:
     rows = micro_rows(cells, runtime_names)
-    return _markdown(micro_columns(runtime_names), rows) if rows else ""
+    return _markdown(micro_columns(runtime_names, _has_metric(cells)), rows) if rows else ""
 
 
 # ---- PoSp: throughput against batch size ----

@@ -1,0 +1,188 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * stencil: a 2-D Jacobi (heat) stencil, the loop-and-barrier pattern of
+ * proxy applications.  An N x N grid with fixed boundaries (top edge hot,
+ * the others cold, a deterministic pseudo-random interior) takes SWEEPS
+ * sweeps, each point of the interior becoming the mean of its four
+ * neighbours in the previous grid (two grids, alternating).  All sweeps run
+ * inside ONE parallel region: each is a `#pragma omp for schedule(static)`
+ * over the rows whose implicit barrier separates it from the next, so the
+ * run passes one barrier per sweep and no task is created.
+ *
+ * The sizes keep a sweep short -- tens of microseconds at 2 threads for
+ * small -- so that the barriers, and how a runtime's waiting threads
+ * spin, yield or sleep between sweeps, are a visible part of the time.
+ *
+ * The result line's `tasks` counts sweeps (barriers), not OpenMP tasks, so
+ * the driver's core-ns/task is the core time of one sweep: compare it
+ * between runtimes at one thread count (with 1 thread it is the sweep's
+ * work alone, with more the work plus the barrier).
+ *
+ * Verification: the grid must be bitwise identical to a serial run from the
+ * same start (computed in verify, untimed).  Every point's update is one
+ * fixed expression of the previous grid, so no thread count or schedule
+ * changes a single bit.
+ *
+ * Parameter: "N,SWEEPS", 3 <= N <= 16384.
+ */
+#include "../common/bench.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long n, sweeps;
+static double *grid[2];   /* the two grids, n * n each */
+static const double *result; /* the grid the last run ended in */
+
+static void initialise(double *g)
+{
+    uint64_t state = 20260101;
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++) {
+            double v;
+            if (i == 0)
+                v = 1.0;
+            else if (i == n - 1 || j == 0 || j == n - 1)
+                v = 0.0;
+            else
+                v = (double)(bench_rand_next(&state) >> 11) * 0x1.0p-53;
+            g[i * n + j] = v;
+        }
+}
+
+static int setup(const char *param)
+{
+    unsigned long long v[2];
+    if (bench_parse_uints(param, v, 2) != 2 || v[0] < 3 || v[0] > 16384 || v[1] < 1 ||
+        v[1] > 1000000000ULL)
+        return -1;
+    n = (long)v[0];
+    sweeps = (long)v[1];
+    for (int k = 0; k < 2; k++) {
+        grid[k] = malloc((size_t)n * (size_t)n * sizeof(double));
+        if (!grid[k]) {
+            fprintf(stderr, "stencil: out of memory\n");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* One row of one sweep; the parallel and serial runs share it, so both
+ * compute every point with the same instructions. */
+static inline void update_row(const double *restrict src, double *restrict dst, long i)
+{
+    const double *up = src + (i - 1) * n, *mid = src + i * n, *down = src + (i + 1) * n;
+    double *out = dst + i * n;
+    for (long j = 1; j < n - 1; j++)
+        out[j] = 0.25 * ((up[j] + down[j]) + (mid[j - 1] + mid[j + 1]));
+}
+
+/* Both grids start alike, so the boundary is right in either. */
+static void start(void)
+{
+    initialise(grid[0]);
+    memcpy(grid[1], grid[0], (size_t)n * (size_t)n * sizeof(double));
+}
+
+static void run_parallel(void)
+{
+    start();
+    double *g0 = grid[0], *g1 = grid[1];
+#pragma omp parallel
+    {
+        for (long s = 0; s < sweeps; s++) {
+            const double *src = s % 2 ? g1 : g0;
+            double *dst = s % 2 ? g0 : g1;
+#pragma omp for schedule(static)
+            for (long i = 1; i < n - 1; i++)
+                update_row(src, dst, i);
+            /* the implicit barrier: the next sweep reads what this wrote */
+        }
+    }
+    result = grid[sweeps % 2];
+}
+
+static void serial_sweeps(double *g0, double *g1)
+{
+    for (long s = 0; s < sweeps; s++) {
+        const double *src = s % 2 ? g1 : g0;
+        double *dst = s % 2 ? g0 : g1;
+        for (long i = 1; i < n - 1; i++)
+            update_row(src, dst, i);
+    }
+}
+
+static void run_serial(void)
+{
+    start();
+    serial_sweeps(grid[0], grid[1]);
+    result = grid[sweeps % 2];
+}
+
+static enum bench_verdict verify(void)
+{
+    size_t bytes = (size_t)n * (size_t)n * sizeof(double);
+    double *ref[2] = {malloc(bytes), malloc(bytes)};
+    if (!ref[0] || !ref[1]) {
+        free(ref[0]);
+        free(ref[1]);
+        fprintf(stderr, "stencil: out of memory for the reference\n");
+        return BENCH_VERIFY_FAIL;
+    }
+    initialise(ref[0]);
+    memcpy(ref[1], ref[0], bytes);
+    serial_sweeps(ref[0], ref[1]);
+    const double *want = ref[sweeps % 2];
+    long differ = 0, first = -1;
+    double sum = 0;
+    for (long k = 0; k < n * n; k++) {
+        sum += result[k];
+        if (memcmp(&result[k], &want[k], sizeof(double)) != 0 && differ++ == 0)
+            first = k;
+    }
+    fprintf(stderr, "stencil: %ldx%ld, %ld sweeps, sum of the grid %.17g\n", n, n, sweeps, sum);
+    if (differ)
+        fprintf(stderr, "stencil: %ld points differ from the serial run, first (%ld,%ld): %.17g, "
+                "expected %.17g\n", differ, first / n, first % n, result[first], want[first]);
+    free(ref[0]);
+    free(ref[1]);
+    return differ ? BENCH_VERIFY_FAIL : BENCH_VERIFY_OK;
+}
+
+static uint64_t task_count(void)
+{
+    return (uint64_t)sweeps; /* sweeps, i.e. barriers (see the top) */
+}
+
+static void teardown(void)
+{
+    free(grid[0]);
+    free(grid[1]);
+}
+
+static const struct bench_class classes[] = {
+    {"test", "64,500"},
+    {"small", "512,20000"},
+    {"medium", "512,200000"},
+    {"large", "2048,20000"},
+    {NULL, NULL},
+};
+
+static const struct bench_kernel kernel = {
+    .name = "stencil",
+    .classes = classes,
+    .setup = setup,
+    .run_parallel = run_parallel,
+    .run_serial = run_serial,
+    .verify = verify,
+    .task_count = task_count,
+    .teardown = teardown,
+};
+
+int main(int argc, char **argv)
+{
+    return bench_main(argc, argv, &kernel);
+}
