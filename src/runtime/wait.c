@@ -79,8 +79,8 @@ void xomp_wake(struct xomp_waker *w)
 #define SPIN_MIN_NS 2000u
 /* The yield phase: at most this many yields, and at least until this much
  * time has passed since the wait began, before sleeping. */
-#define YIELDS_MAX 64u
-#define YIELD_PHASE_NS 50000u
+#define YIELDS_MAX 16u
+#define YIELD_PHASE_NS 20000u
 
 void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xomp_spin *spin,
                      enum xomp_sleep_kind kind)
