@@ -37,6 +37,7 @@ struct xomp_thread {
     struct xomp_spin dock_spin; /* ... and of the dock, apart: its waits are
                                    the program's serial sections */
     struct xomp_spin lock_spin; /* ... and of locks and critical sections */
+    uint32_t constrained_wake_tries; /* sched/notify.c */
     struct xomp_task_cache cache;
     struct xomp_taskgroup *taskgroup_cache; /* free taskgroup blocks (task.c) */
     struct xomp_stats stats; /* owner-only counters (prof/stats.h) */

@@ -5,6 +5,10 @@
 
 #include "lineage.h"
 
+/* A publisher looks for a constrained sleeper to wake at one publication
+ * in this many (a power of two). */
+#define CONSTRAINED_WAKE_EVERY 16u
+
 /* Claim sleeper v's wake-up if it is offered as `kind` (and, for a
  * constrained sleeper, if `anchor` descends from the task it waits in);
  * then count it out and wake it.  Claiming means two publishers never
@@ -68,10 +72,13 @@ void xomp_notify_wake(struct xomp_thread *thr, struct xomp_team *team, struct xo
 {
     /* relaxed: as in xomp_notify_published. */
     uint64_t sleepers = atomic_load_explicit(&team->sleepers, memory_order_relaxed);
-    if (sleepers & (XOMP_SLEEPERS_CONSTRAINED - 1))
+    if (sleepers & (XOMP_SLEEPERS_CONSTRAINED - 1)) {
         wake_one(thr, team, XOMP_OFFER_FREE, NULL);
-    else if (sleepers && anchor)
+    } else if (sleepers && anchor && ++thr->constrained_wake_tries % CONSTRAINED_WAKE_EVERY == 0) {
+        /* Only every so many publications: the look walks parent chains,
+         * and a constrained sleeper's progress never depends on it. */
         wake_one(thr, team, XOMP_OFFER_CONSTRAINED, anchor);
+    }
     if (xomp_notify_sleeps(parent_owner)) {
         thr->stats.wakes++;
         xomp_wake(parent_owner);
