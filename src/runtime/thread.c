@@ -74,8 +74,10 @@ static void dock_wait(struct xomp_thread *thr)
     xomp_idle_begin(&idle, &thr->waker, &thr->dock_spin, XOMP_SLEEP_PLAIN);
     /* The master that launched us last most likely launches us next
      * (thread states are never freed). */
-    if (thr->launched_by)
-        idle.partner = &thr->launched_by->waker;
+    /* relaxed: advice for the spin budget (wait.c). */
+    struct xomp_thread *master = atomic_load_explicit(&thr->launched_by, memory_order_relaxed);
+    if (master)
+        idle.partner = &master->waker;
     while (!dock_recheck(thr))
         xomp_idle_step(&idle, dock_recheck, thr);
     xomp_idle_end(&idle);
@@ -86,7 +88,8 @@ void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigne
 {
     thr->next_team = team;
     thr->next_id = id;
-    thr->launched_by = team->master;
+    /* relaxed: advice (dock_wait). */
+    atomic_store_explicit(&thr->launched_by, team->master, memory_order_relaxed);
     /* release: the thread's acquire in dock_recheck then sees next_team,
      * next_id and everything the master prepared for the region. */
     atomic_fetch_add_explicit(&thr->launch, 1, memory_order_release);

@@ -51,7 +51,9 @@ struct xomp_thread {
     uint32_t launch_seen;
     struct xomp_team *next_team;          /* written before the bump */
     unsigned next_id;
-    struct xomp_thread *launched_by;      /* the master of next_team (outlives it) */
+    /* The master of the last launch (thread states outlive teams); read by
+     * the docked thread as a hint while the next launch may write it. */
+    _Atomic(struct xomp_thread *) launched_by;
     bool exit_requested;
 
     /* ---- identity and bookkeeping (rarely touched) ---- */
