@@ -172,6 +172,18 @@ static inline void xomp_publish_fence(void)
         atomic_thread_fence(memory_order_seq_cst);
 }
 
+/* Wake the owner of `w` if it sleeps in a wait of kind XOMP_SLEEP_TASKS
+ * (a barrier, a wait that runs tasks): such a sleeper issues the heavy
+ * fence before its recheck, so the waker needs only the publish fence --
+ * no seq_cst fence on the barrier's hot path. */
+static inline void xomp_wake_task_waiter(struct xomp_waker *w)
+{
+    xomp_publish_fence();
+    /* relaxed: ordered after the caller's event by the fence pair. */
+    if (atomic_load_explicit(&w->sleeping, memory_order_relaxed))
+        xomp_wake(w);
+}
+
 /* The sleeper's side: a full barrier on every thread of the process that
  * is running now (membarrier), or a seq_cst fence when the system has no
  * such call (then xomp_publish_fence fences). */

@@ -47,7 +47,7 @@ static void send_go(const struct tree_ctx *c, uint64_t value)
         /* release: the child that acquires this value also sees everything
          * we saw (in particular the decisions of the root above us). */
         atomic_store_explicit(&cw->bar.go, value, memory_order_release);
-        xomp_wake_if_sleeping(&cw->thread->waker);
+        xomp_wake_task_waiter(&cw->thread->waker); /* it sleeps in this barrier */
     }
 }
 
@@ -190,7 +190,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                 /* release: pairs with the parent's acquire in
                  * children_reported. */
                 atomic_store_explicit(&w->bar.report, c.ticket, memory_order_release);
-                xomp_wake_if_sleeping(&team->workers[(w->id - 1) / k].thread->waker);
+                xomp_wake_task_waiter(&team->workers[(w->id - 1) / k].thread->waker);
                 c.reported = true;
             }
             xomp_idle_reset(&idle);
@@ -299,7 +299,7 @@ static uint64_t central_wait(struct xomp_thread *thr)
                  * member's acquire load in central_released. */
                 atomic_store_explicit(&team->bar.central_gen, c.target_gen, memory_order_release);
                 for (unsigned i = 0; i < team->nthreads; i++)
-                    xomp_wake_if_sleeping(&team->workers[i].thread->waker);
+                    xomp_wake_task_waiter(&team->workers[i].thread->waker);
                 xomp_idle_end(&idle);
                 return verdict;
             }

@@ -11,8 +11,9 @@
 #include "steal.h"
 
 /* Victims one look at xomp_sched_next tries (beyond the last one that had
- * work); the idle loop looks again at its next poll. */
-#define STEAL_VICTIMS_PER_LOOK 2
+ * work); the idle loop looks again at its next poll, so that a poll stays
+ * short (a barrier's waiter notices its release the sooner). */
+#define STEAL_VICTIMS_PER_LOOK 1
 
 /* May `t` go into thr's own deque?  Its entries above the mark of any
  * task on thr's stack must be that task's descendants (the floor of a

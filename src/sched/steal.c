@@ -167,6 +167,8 @@ struct xomp_task *xomp_steal(struct xomp_thread *thr, const struct xomp_sched_wa
         int v = choose_victim(team, me);
         if (v < 0)
             return NULL;
+        if (v == hint)
+            continue; /* just tried */
         struct xomp_task *t = steal_from(thr, w, (unsigned)v);
         if (t)
             return t;
