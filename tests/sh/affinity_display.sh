@@ -62,16 +62,8 @@ cflags="-fopenmp -O1"
 if [ -n "${XOMP_SANITIZE:-}" ]; then
     cflags="$cflags -fsanitize=$XOMP_SANITIZE"
 fi
-if ! ${CC:-gcc} $cflags "$tmp/prog.c" -o "$tmp/prog"; then
-    echo "FAIL: cannot build the test program with ${CC:-gcc} $cflags"
-    exit 1
-fi
+build_prog $cflags
 
-fail=0
-bad() {
-    echo "FAIL: $*"
-    fail=1
-}
 
 # run OUT LIBPATH VAR=value...: the program with exactly these OpenMP
 # variables; stderr to OUT.err, stdout to OUT.out.

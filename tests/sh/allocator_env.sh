@@ -58,10 +58,7 @@ cflags="-fopenmp -O1"
 if [ -n "${XOMP_SANITIZE:-}" ]; then
     cflags="$cflags -fsanitize=$XOMP_SANITIZE"
 fi
-if ! ${CC:-gcc} $cflags "$tmp/prog.c" -o "$tmp/prog"; then
-    echo "FAIL: cannot build the test program with ${CC:-gcc} $cflags"
-    exit 1
-fi
+build_prog $cflags
 
 fail=0
 bad() {

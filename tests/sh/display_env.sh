@@ -41,16 +41,8 @@ cflags="-fopenmp -O1"
 if [ -n "${XOMP_SANITIZE:-}" ]; then
     cflags="$cflags -fsanitize=$XOMP_SANITIZE"
 fi
-if ! ${CC:-gcc} $cflags "$tmp/prog.c" -o "$tmp/prog" -ldl; then
-    echo "FAIL: cannot build the test program with ${CC:-gcc} $cflags"
-    exit 1
-fi
+build_prog $cflags -ldl
 
-fail=0
-bad() {
-    echo "FAIL: $*"
-    fail=1
-}
 
 # run VAR=value...: run the program with exactly these OpenMP-related
 # variables (the caller's OMP_*, GOMP_*, XOMP_* are removed); the block goes

@@ -56,10 +56,7 @@ cflags="-fopenmp -O1"
 if [ -n "${XOMP_SANITIZE:-}" ]; then
     cflags="$cflags -fsanitize=$XOMP_SANITIZE"
 fi
-if ! ${CC:-gcc} $cflags "$tmp/prog.c" -o "$tmp/prog" -ldl; then
-    echo "FAIL: cannot build the test program with ${CC:-gcc} $cflags"
-    exit 1
-fi
+build_prog $cflags -ldl
 
 # Run the program with exactly the given OpenMP-related variables: any
 # OMP_*, GOMP_* or XOMP_* from the caller's environment is removed.

@@ -111,16 +111,8 @@ if [ -n "${XOMP_SANITIZE:-}" ]; then
     thread) preload_first=$(${CC:-gcc} -print-file-name=libtsan.so) ;;
     esac
 fi
-if ! ${CC:-gcc} $cflags "$tmp/prog.c" -o "$tmp/prog" -ldl; then
-    echo "FAIL: cannot build the test program with ${CC:-gcc} $cflags"
-    exit 1
-fi
+build_prog $cflags -ldl
 
-fail=0
-bad() {
-    echo "FAIL: $*"
-    fail=1
-}
 
 # run OUT ROUTE TASKSET VAR=value...: the program on ROUTE (path, dropin,
 # preload) with exactly these OpenMP variables, under `taskset -c TASKSET`

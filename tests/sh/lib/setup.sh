@@ -16,3 +16,19 @@ fi
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+
+# build_prog FLAGS...: compile $tmp/prog.c into $tmp/prog with the given
+# compiler flags (and libraries), or fail the test.
+build_prog() {
+    if ! ${CC:-gcc} "$@" "$tmp/prog.c" -o "$tmp/prog"; then
+        echo "FAIL: cannot build the test program with ${CC:-gcc} $*"
+        exit 1
+    fi
+}
+
+# bad MESSAGE: record a failed check (scripts that show more redefine it).
+fail=0
+bad() {
+    echo "FAIL: $*"
+    fail=1
+}
