@@ -7,7 +7,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Sleep while *word == expected.  Returns on wake-up, on a value change,
@@ -15,13 +14,6 @@
 static inline void xomp_futex_wait(_Atomic uint32_t *word, uint32_t expected)
 {
     syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
-}
-
-/* The same, returning after at most `ns` nanoseconds too. */
-static inline void xomp_futex_wait_for(_Atomic uint32_t *word, uint32_t expected, uint64_t ns)
-{
-    struct timespec rel = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, &rel, NULL, 0);
 }
 
 static inline void xomp_futex_wake(_Atomic uint32_t *word, int count)

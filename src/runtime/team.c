@@ -77,8 +77,8 @@ static void group_release(struct xomp_cgroup *cg, unsigned count)
  * if it moved: the last write is for the last count.  seq_cst (the flag's
  * load and store, and every access to xomp_busy_threads): one total order,
  * in which a write is never hidden behind an older read of the count;
- * pairs with the relaxed loads of the flag in wait.c, mutex.c and dlb.c,
- * which only tune spin budgets. */
+ * pairs with the relaxed load of the flag in wait.c, which only tunes
+ * spin budgets. */
 static void oversubscribed_update(unsigned busy)
 {
     for (;;) {
@@ -339,8 +339,9 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
     struct xomp_thread *master = team->master;
     /* release: the master's acquire in team_wait_left knows we are out. */
     atomic_store_explicit(&team->workers[id].left_region, region, memory_order_release);
-    /* The master may be waiting for us (team_wait_left); thread states
-     * are never freed, so reading it before the store above is enough. */
+    /* The master may be waiting for us (team_wait_left).  We read it
+     * before our store: afterwards the team may be reused; thread states
+     * are never freed. */
     xomp_wake_if_sleeping(&master->waker);
 }
 

@@ -11,7 +11,7 @@
  * A wait is a loop of the form
  *
  *     struct xomp_idle idle;
- *     xomp_idle_begin(&idle, spin, &sleep);
+ *     xomp_idle_begin(&idle, &thr->waker, &thr->spin, kind);
  *     while (!done()) {
  *         if (found_work()) { xomp_idle_reset(&idle); continue; }
  *         xomp_idle_step(&idle, recheck, arg);

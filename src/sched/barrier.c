@@ -12,9 +12,13 @@
 
 /* ---- tree barrier ---- */
 
+/* What a member may run while it waits in a barrier: any task of the team
+ * (the implicit task is suspended in a barrier: no tied-task constraint,
+ * sched/constraint.h). */
+static const struct xomp_sched_wait barrier_any = XOMP_SCHED_ANY;
+
 struct tree_ctx {
     struct xomp_thread *thr;
-    const struct xomp_sched_wait *any; /* a barrier may run any task */
     struct xomp_team *team;
     struct xomp_worker *w;
     unsigned first_child, last_child; /* children ids: [first, last) */
@@ -73,7 +77,7 @@ static bool backoff_over(const struct tree_ctx *c)
 static bool tree_recheck(void *arg)
 {
     struct tree_ctx *c = arg;
-    return xomp_task_has_work(c->thr, c->any) || (!c->reported && children_reported(c)) ||
+    return xomp_task_has_work(c->thr, &barrier_any) || (!c->reported && children_reported(c)) ||
            go_changed(c) || (c->backoff && backoff_over(c));
 }
 
@@ -101,10 +105,8 @@ static uint64_t tree_wait(struct xomp_thread *thr)
     struct xomp_team *team = thr->team;
     struct xomp_worker *w = thr->worker;
     unsigned n = team->nthreads, k = xomp_cfg.barrier_arity;
-    static const struct xomp_sched_wait any = XOMP_SCHED_ANY;
     struct tree_ctx c = {
         .thr = thr,
-        .any = &any,
         .team = team,
         .w = w,
         .first_child = w->id * k + 1 < n ? w->id * k + 1 : n,
@@ -124,7 +126,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
     if (n > 1)
         idle.partner = &team->workers[w->id ? (w->id - 1) / k : 1].thread->waker;
     for (;;) {
-        if (xomp_task_run_one(thr, &any)) {
+        if (xomp_task_run_one(thr, &barrier_any)) {
             xomp_idle_reset(&idle);
             continue;
         }
@@ -241,12 +243,10 @@ static bool central_complete(const struct central_ctx *c)
            atomic_load_explicit(&c->team->bar.central_pending, memory_order_acquire) == 0;
 }
 
-static const struct xomp_sched_wait central_any = XOMP_SCHED_ANY;
-
 static bool central_recheck(void *arg)
 {
     struct central_ctx *c = arg;
-    return central_released(c) || central_complete(c) || xomp_task_has_work(c->thr, &central_any);
+    return central_released(c) || central_complete(c) || xomp_task_has_work(c->thr, &barrier_any);
 }
 
 static uint64_t central_wait(struct xomp_thread *thr)
@@ -281,7 +281,7 @@ static uint64_t central_wait(struct xomp_thread *thr)
              * k+1 is the other one.) */
             return *slot;
         }
-        if (xomp_task_run_one(thr, &central_any)) {
+        if (xomp_task_run_one(thr, &barrier_any)) {
             xomp_idle_reset(&idle);
             continue;
         }
@@ -310,13 +310,10 @@ static uint64_t central_wait(struct xomp_thread *thr)
 
 static uint64_t barrier_wait(struct xomp_thread *thr)
 {
-    static const struct xomp_sched_wait any = XOMP_SCHED_ANY;
     thr->stats.barriers++;
     XOMP_PROF_BEGIN(thr, XOMP_EV_BARRIER, thr->team_id, 0);
-    /* The implicit task is suspended in a barrier: no tied-task
-     * constraint (sched/constraint.h). */
     const struct xomp_sched_wait *outer = thr->wait;
-    thr->wait = &any;
+    thr->wait = &barrier_any;
     uint64_t flags =
         thr->team->barrier_kind == XOMP_BARRIER_CENTRAL ? central_wait(thr) : tree_wait(thr);
     thr->wait = outer;

@@ -1,7 +1,7 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
 /*
  * The NUMA map: the NUMA node of every team member, for NUMA-aware load
- * balancing (sched/dlb.c) and the locality counters (prof/stats.h).
+ * balancing (sched/steal.c) and the locality counters (prof/stats.h).
  *
  * member -> core -> node:
  *   core  the first CPU of the member's place when the team is bound

@@ -3,8 +3,8 @@
  * The interleaving that loses tasks under the seed's barrier rule ("a worker
  * is gathered when it is idle and its children are gathered"): every other
  * thread has arrived at the barrier and gone idle (reported, maybe asleep)
- * when the last thread pushes tasks into their rings, and those tasks push
- * more tasks to workers that reported even earlier.  The tasks are slow, so
+ * when the last thread creates tasks, which they steal, and those tasks
+ * create more, which workers that reported even earlier steal.  The tasks are slow, so
  * the workers running them are still busy when everybody else is idle.
  * Every task must run before the barrier returns: after it, every thread
  * checks every flag.  The spawner rotates, so that leaves, inner nodes and

@@ -41,7 +41,7 @@ STATE_HELP = {
     "taskwait": "in taskwait, not running a task and not stalled",
     "taskgroup": "waiting at a taskgroup's end, not running a task and not stalled",
     "barrier": "in a barrier, not running a task and not stalled",
-    "stall": "waiting with no task to run (searching the rings, spinning, asleep)",
+    "stall": "waiting with no task to run (looking for work to steal, spinning, asleep)",
     "outside": "not in a region during the regions' wall time (waking up, docked)",
     "unrecorded": "after the thread's event buffer filled (XOMP_PROFILE_EVENTS)",
 }
