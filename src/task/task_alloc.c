@@ -13,8 +13,17 @@ static const size_t class_size[XOMP_TASK_CLASSES] = {XOMP_TASK_SMALL_BLOCK, 512,
 
 /* Blocks obtained from malloc at once when a cache and the depot are empty. */
 #define CHUNK_BLOCKS 64
-/* Blocks a cache over XOMP_TASK_CACHE_HIGH gives to the depot at once. */
-#define DEPOT_BATCH 1024
+/* Blocks of a class a cache may keep, and how many it gives to the depot
+ * at once when it holds more. */
+static uint32_t cache_high(unsigned cls)
+{
+    return (uint32_t)(XOMP_TASK_CACHE_BYTES / class_size[cls]);
+}
+
+static uint32_t depot_batch(unsigned cls)
+{
+    return cache_high(cls) / 4;
+}
 
 /* A batch of free blocks in the depot; the header lives in its first block. */
 struct depot_batch {
@@ -83,16 +92,17 @@ static void cache_refill(struct xomp_task_cache *cache, unsigned cls)
 
 static void cache_spill(struct xomp_task_cache *cache, unsigned cls)
 {
+    uint32_t batch = depot_batch(cls);
     struct xomp_task *first = cache->free[cls];
     struct xomp_task *last = first;
-    for (int i = 1; i < DEPOT_BATCH; i++)
+    for (uint32_t i = 1; i < batch; i++)
         last = last->next;
     cache->free[cls] = last->next;
-    cache->count[cls] -= DEPOT_BATCH;
+    cache->count[cls] -= batch;
     last->next = NULL;
     struct depot_batch *b = (struct depot_batch *)(void *)first;
     b->blocks = first->next;
-    b->count = DEPOT_BATCH;
+    b->count = batch;
     depot_push(cls, b);
 }
 
@@ -151,6 +161,6 @@ void xomp_task_free_slow(struct xomp_task_cache *cache, struct xomp_task *t)
     }
     t->next = cache->free[cls];
     cache->free[cls] = t;
-    if (++cache->count[cls] > XOMP_TASK_CACHE_HIGH)
+    if (++cache->count[cls] > cache_high(cls))
         cache_spill(cache, cls);
 }

@@ -22,8 +22,13 @@
 #define XOMP_TASK_CLASSES 4
 /* Block size of the smallest class, which most tasks use. */
 #define XOMP_TASK_SMALL_BLOCK 256
-/* A cache holding more blocks of a class than this gives a batch away. */
-#define XOMP_TASK_CACHE_HIGH 4096
+/* A thread's cache keeps at most this many bytes of free blocks of one
+ * class; past it, it gives a quarter away.  (The free blocks of a consumer
+ * thread are what a producer-heavy program has in flight: 4096 blocks a
+ * class held 2-3 MB for a loop of small tasks.) */
+#define XOMP_TASK_CACHE_BYTES (256 * 1024)
+/* ... in blocks of the smallest class (the inline free's bound). */
+#define XOMP_TASK_CACHE_HIGH (XOMP_TASK_CACHE_BYTES / XOMP_TASK_SMALL_BLOCK)
 
 struct xomp_task_cache {
     struct xomp_task *free[XOMP_TASK_CLASSES];
