@@ -6,10 +6,10 @@
 #include "../runtime/log.h"
 #include "../runtime/team.h"
 #include "cpus.h"
+#include "hwloc_lazy.h"
 #include "topo.h"
 
 #include <ctype.h>
-#include <hwloc.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -141,33 +141,32 @@ void xomp_topology_print(FILE *f)
 
 int xomp_topology_discover_hwloc(uint16_t *cpu_node, int ncpu)
 {
+    const struct xomp_hwloc *h = xomp_hwloc(NULL);
     hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo))
+    if (!h || h->topology_init(&topo))
         return -1;
     /* Only NUMA nodes and CPUs (PUs) are needed; leaving out caches, cores,
      * I/O and the x86 CPUID backend makes loading several times faster. */
-    hwloc_topology_set_all_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
-    hwloc_topology_set_type_filter(topo, HWLOC_OBJ_PU, HWLOC_TYPE_FILTER_KEEP_ALL);
-    hwloc_topology_set_type_filter(topo, HWLOC_OBJ_NUMANODE, HWLOC_TYPE_FILTER_KEEP_ALL);
+    h->topology_set_all_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
+    h->topology_set_type_filter(topo, HWLOC_OBJ_PU, HWLOC_TYPE_FILTER_KEEP_ALL);
+    h->topology_set_type_filter(topo, HWLOC_OBJ_NUMANODE, HWLOC_TYPE_FILTER_KEEP_ALL);
 #if HWLOC_API_VERSION >= 0x00020100
-    hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
+    if (h->topology_set_components)
+        h->topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
 #endif
-    if (hwloc_topology_load(topo)) {
-        hwloc_topology_destroy(topo);
+    if (h->topology_load(topo)) {
+        h->topology_destroy(topo);
         return -1;
     }
-    int nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+    int depth = h->get_type_depth(topo, HWLOC_OBJ_NUMANODE);
+    int nodes = depth == HWLOC_TYPE_DEPTH_UNKNOWN ? 0 : h->get_nbobjs_by_depth(topo, depth);
     for (int i = 0; i < nodes; i++) {
-        hwloc_obj_t node = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)i);
-        int cpu;
-        hwloc_bitmap_foreach_begin(cpu, node->cpuset)
-        {
-            if (cpu < ncpu)
-                cpu_node[cpu] = (uint16_t)i;
-        }
-        hwloc_bitmap_foreach_end();
+        hwloc_obj_t node = h->get_obj_by_depth(topo, depth, (unsigned)i);
+        for (int cpu = h->bitmap_first(node->cpuset); cpu >= 0 && cpu < ncpu;
+             cpu = h->bitmap_next(node->cpuset, cpu))
+            cpu_node[cpu] = (uint16_t)i;
     }
-    hwloc_topology_destroy(topo);
+    h->topology_destroy(topo);
     return nodes > 0 ? nodes : 1;
 }
 

@@ -8,7 +8,7 @@
  *   interval := place [':' len [':' stride]] | '!' place
  *   place    := '{' res (',' res)* '}'
  *   res      := cpu [':' len [':' stride]] | '!' cpu
- * Abstract names are resolved with hwloc.  CPUs the process may not run on
+ * Abstract names are resolved with hwloc (loaded then: hwloc_lazy.h).  CPUs the process may not run on
  * (outside its CPU set, cpus.h) are dropped, and places left empty are
  * removed, with one warning.
  */
@@ -16,10 +16,10 @@
 
 #include "../runtime/config.h"
 #include "cpus.h"
+#include "hwloc_lazy.h"
 #include "../runtime/log.h"
 
 #include <ctype.h>
-#include <hwloc.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -38,20 +38,31 @@ static cpu_set_t allowed_cpus;
 
 static int places_from_hwloc(const char *name, size_t len, int limit)
 {
+    const char *why = "";
+    const struct xomp_hwloc *h = xomp_hwloc(&why);
     hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo) || hwloc_topology_load(topo)) {
+    if (!h) {
+        xomp_warn("cannot load hwloc (%s); OMP_PLACES ignored", why);
+        return -1;
+    }
+    if (h->topology_init(&topo)) {
+        xomp_warn("cannot read the machine topology (hwloc); OMP_PLACES ignored");
+        return -1;
+    }
+    if (h->topology_load(topo)) {
+        h->topology_destroy(topo);
         xomp_warn("cannot read the machine topology (hwloc); OMP_PLACES ignored");
         return -1;
     }
     int depth;
     if (len == 7 && !strncmp(name, "threads", 7))
-        depth = hwloc_get_type_depth(topo, HWLOC_OBJ_PU);
+        depth = h->get_type_depth(topo, HWLOC_OBJ_PU);
     else if (len == 5 && !strncmp(name, "cores", 5))
-        depth = hwloc_get_type_depth(topo, HWLOC_OBJ_CORE);
+        depth = h->get_type_depth(topo, HWLOC_OBJ_CORE);
     else if (len == 7 && !strncmp(name, "sockets", 7))
-        depth = hwloc_get_type_depth(topo, HWLOC_OBJ_PACKAGE);
+        depth = h->get_type_depth(topo, HWLOC_OBJ_PACKAGE);
     else if (len == 12 && !strncmp(name, "numa_domains", 12))
-        depth = hwloc_get_type_depth(topo, HWLOC_OBJ_NUMANODE);
+        depth = h->get_type_depth(topo, HWLOC_OBJ_NUMANODE);
     else if (len == 9 && !strncmp(name, "ll_caches", 9)) {
         /* The outermost cache level the machine has. */
         static const hwloc_obj_type_t caches[] = {HWLOC_OBJ_L5CACHE, HWLOC_OBJ_L4CACHE,
@@ -59,34 +70,31 @@ static int places_from_hwloc(const char *name, size_t len, int limit)
                                                   HWLOC_OBJ_L1CACHE};
         depth = HWLOC_TYPE_DEPTH_UNKNOWN;
         for (size_t i = 0; i < 5 && depth == HWLOC_TYPE_DEPTH_UNKNOWN; i++)
-            depth = hwloc_get_type_depth(topo, caches[i]);
+            depth = h->get_type_depth(topo, caches[i]);
         if (depth == HWLOC_TYPE_DEPTH_UNKNOWN)
-            depth = hwloc_get_type_depth(topo, HWLOC_OBJ_CORE);
+            depth = h->get_type_depth(topo, HWLOC_OBJ_CORE);
     } else {
-        hwloc_topology_destroy(topo);
+        h->topology_destroy(topo);
         return -2;
     }
     if (depth == HWLOC_TYPE_DEPTH_UNKNOWN || depth == HWLOC_TYPE_DEPTH_MULTIPLE)
-        depth = hwloc_get_type_depth(topo, HWLOC_OBJ_PU);
-    int nobj = hwloc_get_nbobjs_by_depth(topo, depth);
+        depth = h->get_type_depth(topo, HWLOC_OBJ_PU);
+    int nobj = h->get_nbobjs_by_depth(topo, depth);
     place_list = calloc((size_t)(nobj > 0 ? nobj : 1), sizeof *place_list);
     place_count = 0;
     for (int i = 0; i < nobj && (limit <= 0 || place_count < limit); i++) {
-        hwloc_obj_t obj = hwloc_get_obj_by_depth(topo, depth, (unsigned)i);
+        hwloc_obj_t obj = h->get_obj_by_depth(topo, depth, (unsigned)i);
         struct place *p = &place_list[place_count];
         CPU_ZERO(&p->cpus);
-        int cpu;
-        hwloc_bitmap_foreach_begin(cpu, obj->cpuset)
-        {
-            if (cpu < CPU_SETSIZE && CPU_ISSET(cpu, &allowed_cpus))
+        for (int cpu = h->bitmap_first(obj->cpuset); cpu >= 0 && cpu < CPU_SETSIZE;
+             cpu = h->bitmap_next(obj->cpuset, cpu))
+            if (CPU_ISSET(cpu, &allowed_cpus))
                 CPU_SET(cpu, &p->cpus);
-        }
-        hwloc_bitmap_foreach_end();
         p->ncpus = CPU_COUNT(&p->cpus);
         if (p->ncpus)
             place_count++;
     }
-    hwloc_topology_destroy(topo);
+    h->topology_destroy(topo);
     return 0;
 }
 
