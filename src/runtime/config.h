@@ -94,7 +94,8 @@ struct xomp_config {
     unsigned queue_size;          /* tasks a deque holds before new ones run at once */
     enum xomp_solo solo;          /* XOMP_SOLO */
     enum xomp_barrier_kind barrier;
-    unsigned barrier_arity;       /* children per node of the tree barrier */
+    unsigned barrier_arity;       /* children per node of the tree barrier; 0: by
+                                     team size (xomp_barrier_arity) */
     unsigned max_depth;           /* explicit-task frames one stack may hold */
     /* XOMP_PROFILE=events and the profiler is compiled in (env.c): the one
      * flag every event site tests (prof/events.h).  The task fast paths

@@ -92,7 +92,10 @@ void xomp_display_env(bool verbose)
     fprintf(f, "  XOMP_QUEUE_SIZE = '%u'\n", c->queue_size);
     fprintf(f, "  XOMP_SOLO = '%s'\n", c->solo == XOMP_SOLO_RUN ? "run" : "queue");
     fprintf(f, "  XOMP_BARRIER = '%s'\n", c->barrier == XOMP_BARRIER_TREE ? "tree" : "central");
-    fprintf(f, "  XOMP_BARRIER_ARITY = '%u'\n", c->barrier_arity);
+    if (c->barrier_arity)
+        fprintf(f, "  XOMP_BARRIER_ARITY = '%u'\n", c->barrier_arity);
+    else
+        fputs("  XOMP_BARRIER_ARITY = 'auto'\n", f);
     fprintf(f, "  XOMP_MAX_DEPTH = '%u'\n", c->max_depth);
     fprintf(f, "  XOMP_DLB = '%s'\n", xomp_dlb_name(c->dlb));
     if (c->dlb_steal == XOMP_DLB_STEAL_HALF)

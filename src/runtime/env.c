@@ -550,7 +550,7 @@ void xomp_config_init(void)
     c->queue_size = 256;
     c->solo = XOMP_SOLO_RUN;             /* measured faster: docs/team-of-one.md */
     c->barrier = XOMP_BARRIER_TREE;
-    c->barrier_arity = 2;
+    c->barrier_arity = 0; /* by team size (sched/barrier.c) */
     c->max_depth = 256;
     c->dlb = XOMP_DLB_WS;
     c->dlb_steal = 1;

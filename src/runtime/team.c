@@ -398,6 +398,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     /* Barrier: tickets continue from the master's (the largest); every
      * member's task counters start from zero (member_begin). */
     team->bar.base_ticket = team->workers[0].bar_ticket;
+    team->bar.arity = xomp_barrier_arity(n);
     team->bar.final_spawned = 0;
     atomic_store_explicit(&team->bar.detached_finished, 0, memory_order_relaxed);
     team->bar.central_base_arrived =

@@ -12,6 +12,13 @@
 
 /* ---- tree barrier ---- */
 
+unsigned xomp_barrier_arity(unsigned nthreads)
+{
+    if (xomp_cfg.barrier_arity)
+        return xomp_cfg.barrier_arity;
+    return nthreads > xomp_cfg.ncpus ? XOMP_BAR_ARITY_CROWDED : XOMP_BAR_ARITY;
+}
+
 /* What a member may run while it waits in a barrier: any task of the team
  * (the implicit task is suspended in a barrier: no tied-task constraint,
  * sched/constraint.h). */
@@ -104,7 +111,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
 {
     struct xomp_team *team = thr->team;
     struct xomp_worker *w = thr->worker;
-    unsigned n = team->nthreads, k = xomp_cfg.barrier_arity;
+    unsigned n = team->nthreads, k = team->bar.arity;
     struct tree_ctx c = {
         .thr = thr,
         .team = team,

@@ -73,7 +73,7 @@ static void slow_task(void *arg)
 
 static bool is_ancestor(unsigned a, unsigned node)
 {
-    unsigned k = xomp_cfg.barrier_arity;
+    unsigned k = xomp_self()->team->bar.arity;
     while (node != 0) {
         node = (node - 1) / k;
         if (node == a)
