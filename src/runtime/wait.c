@@ -179,7 +179,7 @@ bool xomp_idle_pause(struct xomp_idle *idle)
     if (!idle->start_ns)
         idle->start_ns = now;
     uint64_t waited = now - idle->start_ns;
-    if (!xomp_cfg.spin_ns)
+    if (!xomp_cfg.spin_ns && !idle->spin->keep_awake)
         return true; /* OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0: sleep at once */
     if (waited < spin_budget(idle)) {
         xomp_cpu_relax();
@@ -187,7 +187,7 @@ bool xomp_idle_pause(struct xomp_idle *idle)
     }
     /* Spinning did not end the wait: let other threads have the CPU (a
      * thread we wait for may be queued behind us), for a while. */
-    if (idle->yields < YIELDS_MAX || waited < YIELD_PHASE_NS) {
+    if (idle->yields < YIELDS_MAX || waited < YIELD_PHASE_NS || idle->spin->keep_awake) {
         idle->yields++;
         idle->polls = 0; /* poll once after each yield, then yield again */
         sched_yield();

@@ -52,6 +52,10 @@ struct xomp_waker {
  * (owner only; lives in its thread state). */
 struct xomp_spin {
     uint64_t budget_ns;
+    /* The scheduler asks this thread not to sleep in its task waits: it
+     * watches tasks refused for their homes (sched/watch.h), so after the
+     * spin it keeps yielding. */
+    bool keep_awake;
 };
 
 /* What a waiter does in the sleep step, beyond the plain protocol. */

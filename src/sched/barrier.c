@@ -174,6 +174,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                     send_go(&c, (c.ticket << XOMP_BAR_TICKET_SHIFT) | XOMP_BAR_RELEASE | flags);
                     w->bar_ticket = c.ticket + 1;
                     xomp_idle_end(&idle);
+                    xomp_sched_wait_over(thr);
                     return flags;
                 }
                 bool moved = first || spawned != prev_spawned || finished != prev_finished;
@@ -213,6 +214,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                 send_go(&c, g);
                 w->bar_ticket = c.ticket + 1;
                 xomp_idle_end(&idle);
+                xomp_sched_wait_over(thr);
                 return g & (XOMP_BAR_CANCEL_PARALLEL | XOMP_BAR_CANCEL_WS);
             }
             if (t > c.ticket) {
@@ -283,6 +285,7 @@ static uint64_t central_wait(struct xomp_thread *thr)
     for (;;) {
         if (central_released(&c)) {
             xomp_idle_end(&idle);
+            xomp_sched_wait_over(thr);
             /* Written by the releaser before its release store, which our
              * acquire load of central_gen read from.  (The slot of barrier
              * k+1 is the other one.) */
@@ -308,6 +311,7 @@ static uint64_t central_wait(struct xomp_thread *thr)
                 for (unsigned i = 0; i < team->nthreads; i++)
                     xomp_wake_task_waiter(&team->workers[i].thread->waker);
                 xomp_idle_end(&idle);
+                xomp_sched_wait_over(thr);
                 return verdict;
             }
         }

@@ -8,6 +8,7 @@
 
 #include "../runtime/log.h"
 #include "../runtime/thread.h"
+#include "../sched/home.h"
 #include "../sched/notify.h"
 #include "../sched/sched.h"
 #include "depend.h"
@@ -172,11 +173,15 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     thr->task = t;
     thr->depth++;
     XOMP_PROF_TASK_BEGIN(thr, t);
-    if (!(xomp_cfg.cancellation && task_cancelled(t)))
+    /* The runtime's own tasks (a taskloop's share) run even when cancelled:
+     * their work was counted in advance (src/locality/ilan.c). */
+    if (!(xomp_cfg.cancellation && task_cancelled(t) && !(t->flags & XOMP_TASK_RUNTIME)))
         t->fn(t->data);
     XOMP_PROF_TASK_END(thr);
     thr->depth--;
     thr->task = prev;
+    if (t->flags & XOMP_TASK_HOMED)
+        xomp_home_task_ran(thr, t);
     /* acq_rel: whichever of the body's end and the fulfilment comes second
      * completes the task and sees the other's effects. */
     if ((t->flags & XOMP_TASK_DETACH) &&
@@ -185,8 +190,8 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     task_complete(thr, t);
 }
 
-/* The common case: no dependences, no detach, plain tasks (so no events
- * are recorded: task_execute_general records TASK).  The
+/* The common case: no dependences, no detach, no home, plain tasks (so no
+ * events are recorded: task_execute_general records TASK).  The
  * completion steps are those of task_complete, with the usual outcome
  * inline: no child of the task is still running elsewhere (so it is freed
  * here), no taskgroup, and the parent is suspended beneath it on this
@@ -196,7 +201,7 @@ static inline __attribute__((always_inline)) void task_execute_on(struct xomp_th
                                                                   struct xomp_task *prev,
                                                                   struct xomp_task *t)
 {
-    if (__builtin_expect((t->flags & (XOMP_TASK_DETACH | XOMP_TASK_HAS_DEPS)) ||
+    if (__builtin_expect((t->flags & (XOMP_TASK_DETACH | XOMP_TASK_HAS_DEPS | XOMP_TASK_HOMED)) ||
                              !xomp_cfg.plain_tasks,
                          0)) {
         task_execute_general(thr, t);
@@ -316,6 +321,8 @@ static void wait_until(struct xomp_thread *thr, bool (*done)(void *), void *arg,
         xomp_idle_step(&idle, wait_recheck, &c);
     }
     xomp_idle_end(&idle);
+    if (help)
+        xomp_sched_wait_over(thr);
     thr->wait = outer;
 }
 
@@ -370,6 +377,7 @@ void xomp_taskyield(struct xomp_thread *thr)
     const struct xomp_sched_wait *outer = thr->wait;
     thr->wait = &w;
     xomp_task_run_one(thr, &w);
+    xomp_sched_wait_over(thr);
     thr->wait = outer;
 }
 

@@ -50,6 +50,9 @@ enum xomp_task_flags {
     XOMP_TASK_HAS_DEPS = 1u << 7, /* dep_recs/ndeps are set (otherwise stale) */
     XOMP_TASK_DETACHED_CHILD = 1u << 8, /* created a detachable child (task.c:
                                            its children are never throttled) */
+    XOMP_TASK_HOMED = 1u << 9,    /* carries a placement restriction (sched/home.h) */
+    XOMP_TASK_RUNTIME = 1u << 10, /* the runtime's own work (a taskloop share, ...):
+                                     run even in a cancelled taskgroup */
 };
 
 /* Added to child_state (with the number of children created) when the
@@ -69,6 +72,7 @@ struct xomp_task {
      * counted there), or one it opened itself (taskgroup_start pushes). */
     struct xomp_taskgroup *taskgroup;
     uint32_t level;        /* explicit-task nesting: 0 for an implicit task */
+    uint32_t flags;
     /* Thread executing the task; children wake it when it may be waiting. */
     struct xomp_thread *owner;
     struct xomp_team *team; /* team of the region that created it */
@@ -82,7 +86,14 @@ struct xomp_task {
      * suspended beneath them on its stack; plain, owner-only (README). */
     uint64_t local_done;
     struct xomp_icv icv;
-    uint32_t flags;
+    /* Where the task may run (sched/home.h): a struct xomp_home pointer,
+     * with XOMP_HOME_STRICT in bit 0, or 0 for "anywhere".  Non-zero only
+     * while a homed task is queued or running: blocks start at 0
+     * (task_alloc.c) and the runner clears it before the task completes,
+     * so the task fast paths never write it.  Read by thieves before they
+     * take the task (relaxed: the push's release store orders it, and the
+     * steal's compare-and-swap proves the task was still queued). */
+    _Atomic uintptr_t home;
     /* The bottom of its thread's deque when it began to run there: the
      * deque entries from this index up are its descendants while it runs
      * (sched/README.md, "The tied-task constraint"). */

@@ -84,6 +84,9 @@ static void cache_refill(struct xomp_task_cache *cache, unsigned cls)
     for (int i = CHUNK_BLOCKS - 1; i >= 0; i--) {
         struct xomp_task *t = (struct xomp_task *)(void *)(chunk + (size_t)i * size);
         t->size_class = (uint16_t)cls; /* kept for the block's life (alloc_small relies on it) */
+        /* No placement restriction: the task fast paths never write it
+         * (task.h, sched/home.h). */
+        atomic_init(&t->home, 0);
         t->next = cache->free[cls];
         cache->free[cls] = t;
     }
