@@ -60,6 +60,19 @@ void xomp_sched_push_foreign(struct xomp_task *t);
 /* Queue t in the team's common queue (a task that fits in no deque). */
 void xomp_sched_put_common(struct xomp_thread *thr, struct xomp_task *t);
 
+/* Queue a new task with a home (home.h) that admits the calling member,
+ * in its own deque; false when the deque holds XOMP_QUEUE_SIZE tasks (the
+ * caller runs it at once, as xomp_sched_push_new).  `anchor`: a task t
+ * descends from that stays alive during the call (its parent). */
+bool xomp_sched_push_homed(struct xomp_thread *thr, struct xomp_task *t,
+                           struct xomp_task *anchor);
+
+/* Give a new task to member v of the calling member's team: v's inbox,
+ * where v looks first and every member t's home admits may take it too.
+ * `anchor` as above. */
+void xomp_sched_give(struct xomp_thread *thr, struct xomp_task *t, unsigned v,
+                     struct xomp_task *anchor);
+
 /* ---- taking tasks ---- */
 
 /* A task the calling member may run under `w`, taken out of its queue, or

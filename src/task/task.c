@@ -257,6 +257,15 @@ __attribute__((noinline)) void xomp_task_submit(struct xomp_thread *thr, struct 
     task_execute(thr, t);
 }
 
+void xomp_task_submit_homed(struct xomp_thread *thr, struct xomp_task *t,
+                            struct xomp_task *anchor)
+{
+    if (xomp_sched_push_homed(thr, t, anchor))
+        return;
+    thr->stats.immediate++;
+    task_execute(thr, t);
+}
+
 void xomp_task_ready(struct xomp_thread *thr, struct xomp_task *t)
 {
     xomp_sched_push_ready(thr, t);
@@ -545,6 +554,19 @@ static bool dep_backlog_full(const struct xomp_thread *thr, const struct xomp_ta
     return pending > (uint64_t)XOMP_DEP_BACKLOG_PER_THREAD * thr->team->nthreads;
 }
 
+/* A new task's arguments: copied by the program's copy function or byte by
+ * byte, then adjusted (a taskloop's range). */
+static void copy_args(void *args, void *data, void (*cpyfn)(void *, void *), size_t arg_size,
+                      const struct xomp_args_fixup *fixup)
+{
+    if (cpyfn)
+        cpyfn(args, data);
+    else
+        memcpy(args, data, arg_size);
+    if (fixup)
+        fixup->apply(args, fixup->ctx);
+}
+
 /* The general path: dependences, detach, undeferred tasks, large or
  * copied arguments, arguments adjusted after the copy (taskloop). */
 static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void *data,
@@ -590,13 +612,9 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         if (data)
             *(void **)data = t;
     }
-    if (args != data) {
-        if (cpyfn)
-            cpyfn(args, data);
-        else
-            memcpy(args, data, arg_size);
-    }
-    if (fixup)
+    if (args != data)
+        copy_args(args, data, cpyfn, arg_size, fixup);
+    else if (fixup)
         fixup->apply(args, fixup->ctx);
 
     if (run_now) {
@@ -680,6 +698,64 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
     t->creator = (uint16_t)me->id;
     xomp_task_count_child(thr, parent, t);
     xomp_task_submit(thr, t);
+}
+
+void xomp_task_proto_capture(struct xomp_thread *thr, struct xomp_task_proto *p,
+                             unsigned gomp_flags)
+{
+    struct xomp_task *parent = thr->task;
+    p->team = thr->team;
+    p->parent = parent;
+    p->taskgroup = parent->taskgroup;
+    p->level = parent->level + 1;
+    /* As xomp_task_init: a final task's descendants are final too. */
+    p->flags = (gomp_flags & (GOMP_TASK_FLAG_UNTIED | GOMP_TASK_FLAG_FINAL)) |
+               (parent->flags & XOMP_TASK_FINAL);
+    p->icv = parent->icv;
+}
+
+void xomp_task_count_ahead(struct xomp_thread *thr, uint64_t count)
+{
+    struct xomp_task *parent = thr->task;
+    struct xomp_team *team = thr->team;
+    parent->created_children += count;
+    if (parent->taskgroup)
+        /* relaxed: as in xomp_task_count_child (every decrement follows the
+         * increment in happens-before: the tasks are made after this). */
+        atomic_fetch_add_explicit(&parent->taskgroup->pending, (int64_t)count,
+                                  memory_order_relaxed);
+    if (team->barrier_kind == XOMP_BARRIER_CENTRAL)
+        atomic_fetch_add_explicit(&team->bar.central_pending, count, memory_order_relaxed);
+    else
+        thr->worker->spawned += count; /* thread-private; published by the barrier gather */
+}
+
+struct xomp_task *xomp_task_make(struct xomp_thread *thr, const struct xomp_task_proto *p,
+                                 void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                                 size_t arg_size, size_t arg_align,
+                                 const struct xomp_args_fixup *fixup)
+{
+    void *args;
+    struct xomp_task *t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
+    t->fn = fn;
+    t->data = args;
+    /* release, all three: as in xomp_task_init (sched/lineage.h). */
+    __atomic_store_n(&t->parent, p->parent, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->taskgroup, p->taskgroup, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->level, p->level, __ATOMIC_RELEASE);
+    t->team = p->team;
+    /* relaxed: as in xomp_task_init. */
+    atomic_store_explicit(&t->child_state, 0, memory_order_relaxed);
+    t->created_children = 0;
+    t->local_done = 0;
+    t->icv = p->icv;
+    t->flags = p->flags;
+    t->priority = 0;
+    t->dep_table = NULL;
+    t->creator = (uint16_t)thr->team_id;
+    copy_args(args, data, cpyfn, arg_size, fixup);
+    thr->stats.tasks_created++;
+    return t;
 }
 
 static void empty_task(void *data)

@@ -113,6 +113,9 @@ struct xomp_task {
     /* detach: completion needs both the body's end and omp_fulfill_event
      * (2 -> 1 -> 0; whoever reaches 0 completes the task). */
     _Atomic int32_t detach_pending;
+    /* The home's owner's datum for this task (sched/home.h; ILAN: the
+     * task's index in its taskloop).  Meaningful with XOMP_TASK_HOMED. */
+    uint32_t home_info;
 };
 
 /* A taskgroup region.  `pending` counts the tasks created in the region
