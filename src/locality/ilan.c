@@ -94,7 +94,7 @@ bool xomp_ilan_applies(struct xomp_thread *thr, unsigned gomp_flags, int priorit
  * `ran`, sched/home.h).  Only this member writes its slot; the release
  * store of `done` publishes the other fields to the measurement. */
 static void task_ran(struct xomp_home *h, struct xomp_thread *thr, struct xomp_task *t,
-                     bool at_home)
+                     bool at_home, uint64_t ns)
 {
     if (t->home_info == SHARE_INFO)
         return; /* a share: its tasks count */
@@ -106,6 +106,8 @@ static void task_ran(struct xomp_home *h, struct xomp_thread *thr, struct xomp_t
     if (!at_home)
         slot->away += iters;
     slot->last_end_ns = xomp_now_ns();
+    if (ns > slot->longest_ns)
+        slot->longest_ns = ns;
     /* relaxed load: our own field; release: the fields above (and our
      * reads of the run) before the measurement reads them. */
     atomic_store_explicit(&slot->done, atomic_load_explicit(&slot->done, memory_order_relaxed) + 1,
@@ -126,6 +128,7 @@ static struct xomp_ilan_run *run_new(struct ilan_loop *loop)
         homes[k].id = loop->units.id[k];
         atomic_init(&homes[k].scope, 0);
         atomic_init(&homes[k].lapsed, 0);
+        atomic_init(&homes[k].patience_ns, 0);
         homes[k].ran = task_ran;
         homes[k].owner = run;
     }
@@ -160,8 +163,11 @@ static void run_harvest(struct ilan_loop *loop, struct xomp_ilan_run *run)
 {
     double unit_s[XOMP_MOLD_MAX_UNITS] = {0};
     double total = 0;
+    loop->longest_task_ns = 0;
     for (unsigned m = 0; m < loop->nthreads; m++) {
         const struct ilan_slot *s = &run->slots[m];
+        if (s->longest_ns > loop->longest_task_ns)
+            loop->longest_task_ns = s->longest_ns;
         unsigned u = loop->unit_of[m];
         loop->unit_iterations[u] += s->iterations;
         loop->unit_away[u] += s->away;
@@ -382,6 +388,7 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
     run->cfg = xomp_mold_next(&loop->mold);
     run->mold_seq = loop->mold_seq;
     enum xomp_mold_phase phase = loop->mold.phase;
+    uint64_t patience = loop->longest_task_ns;
     loop->executions++;
     loop->last_used = atomic_fetch_add_explicit(&xomp_ilan_table.uses, 1, memory_order_relaxed);
     xomp_mutex_unlock(&loop->lock);
@@ -415,7 +422,7 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
         struct ilan_slot *s = &run->slots[m];
         atomic_store_explicit(&s->done, 0, memory_order_relaxed);
         s->iterations = s->away = 0;
-        s->last_end_ns = 0;
+        s->last_end_ns = s->longest_ns = 0;
     }
     /* Open tasks may go to the other selected units. */
     uint64_t scope = 0;
@@ -430,6 +437,7 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
         atomic_store_explicit(&run->homes[x].scope, run->cfg.full ? scope : 0,
                               memory_order_relaxed);
         atomic_store_explicit(&run->homes[x].lapsed, 0, memory_order_relaxed);
+        atomic_store_explicit(&run->homes[x].patience_ns, patience, memory_order_relaxed);
         if ((run->cfg.mask >> x) & 1) {
             uint64_t n = hi[x] - lo[x];
             uint64_t strict = (uint64_t)(xomp_cfg.ilan_strict * (double)n + 0.999999);
