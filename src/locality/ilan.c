@@ -74,6 +74,26 @@ static unsigned unit_of_member(const struct xomp_team *team, const struct ilan_u
     return 0;
 }
 
+/* The team's units in its current region: made at its first ILAN
+ * taskloop of the region (the NUMA map is made at region start), kept in
+ * the team; NULL when the team has no usable units. */
+static const struct ilan_units *team_units(struct xomp_team *team)
+{
+    struct ilan_units *u = team->taskloop_units;
+    if (!u) {
+        u = malloc(sizeof *u);
+        if (!u)
+            xomp_fatal("out of memory for an ILAN taskloop");
+        team->taskloop_units = u;
+        team->taskloop_units_region = UINT64_MAX;
+    }
+    if (team->taskloop_units_region != team->region) {
+        u->usable = units_of(team, u);
+        team->taskloop_units_region = team->region;
+    }
+    return u->usable ? u : NULL;
+}
+
 bool xomp_ilan_applies(struct xomp_thread *thr, unsigned gomp_flags, int priority,
                        void (*cpyfn)(void *, void *))
 {
@@ -84,8 +104,7 @@ bool xomp_ilan_applies(struct xomp_thread *thr, unsigned gomp_flags, int priorit
         thr->depth >= xomp_cfg.max_depth ||
         (cpyfn && (gomp_flags & GOMP_TASK_FLAG_NOGROUP)))
         return false;
-    struct ilan_units u;
-    return units_of(team, &u);
+    return team_units(team) != NULL;
 }
 
 /* ---- executions ---- */
@@ -248,6 +267,7 @@ static void split_share(struct xomp_thread *thr, struct xomp_ilan_run *run, unsi
     uint64_t strict_end = run->cfg.full ? lo + run->strict_tasks[unit] : hi;
     struct range_fix r;
     struct xomp_args_fixup fixup = {set_range, &r};
+    unsigned unannounced = 0;
     for (uint64_t i = lo; i < hi; i++) {
         r.start = task_start(&split, i);
         r.end = task_start(&split, i + 1);
@@ -256,9 +276,13 @@ static void split_share(struct xomp_thread *thr, struct xomp_ilan_run *run, unsi
             xomp_task_make(thr, &proto, fn, data, cpyfn, arg_size, arg_align, &fixup);
         t->home_info = (uint32_t)i;
         xomp_task_set_home(t, home, i < strict_end);
-        xomp_task_submit_homed(thr, t, proto.parent);
+        xomp_task_submit_homed(thr, t, proto.parent, &unannounced);
         XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
     }
+    /* From locals: nothing of the run is read once its tasks are queued
+     * (the home stays: homes are never freed).  Strict when all were. */
+    uintptr_t word = (uintptr_t)home | (strict_end >= hi ? XOMP_HOME_STRICT : 0);
+    xomp_sched_announce_homed(thr, word, proto.parent, unannounced);
 }
 
 static void share_body(void *arg)
@@ -372,9 +396,10 @@ static void cut_blocks(const struct ilan_units *u, uint64_t mask, uint64_t tasks
 struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp_taskloop_call *c)
 {
     struct xomp_team *team = thr->team;
-    struct ilan_units u;
-    if (!units_of(team, &u))
+    const struct ilan_units *units = team_units(team);
+    if (!units)
         return NULL;
+    const struct ilan_units u = *units;
     struct ilan_key key = {c->fn, c->split.trip, c->split.num_tasks, team->nthreads, u.signature};
     struct ilan_loop *loop = loop_of(&key, team, &u);
     if (!loop)

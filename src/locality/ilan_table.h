@@ -26,6 +26,7 @@ struct ilan_units {
     uint16_t first[XOMP_MOLD_MAX_UNITS];    /* the unit's first member */
     uint16_t len[XOMP_MOLD_MAX_UNITS];      /* its members */
     uint64_t signature;                     /* of kind, ids and sizes */
+    bool usable;                            /* 2 to 64 units with ids below 64 */
 };
 
 /* One member's counts in one execution; written by that member only. */

@@ -254,6 +254,7 @@ void xomp_team_destroy(struct xomp_team *team)
     free(team->member_part_len);
     free(team->member_map);
     free(team->node_members);
+    free(team->taskloop_units);
     free(team);
 }
 

@@ -60,7 +60,7 @@ static void start_watching(struct xomp_thread *thr, const struct xomp_refusals *
     me->watching = true;
     me->watch_polls = 0;
     me->watch_signature = r->signature;
-    me->watch_since_ns = xomp_now_ns();
+    me->watch_since_ns = me->watch_seen_ns = xomp_now_ns();
     thr->spin.keep_awake = true;
     thr->stats.home_watches++;
 }
@@ -120,15 +120,20 @@ void xomp_watch_poll(struct xomp_thread *thr, struct xomp_taker *tk)
     struct xomp_refusals r;
     if (look(thr, tk, &r))
         return; /* the next poll takes it (and hands the role over) */
+    uint64_t now = xomp_now_ns();
     if (!r.places) {
-        /* Nothing refused is left: stop, then look once more after the
-         * fence, for a homed task whose publisher still saw us. */
+        /* Nothing refused is left.  Watch on for a spin budget (homed
+         * tasks come in runs, a taskloop after a taskloop: a watcher that
+         * slept would be woken for each); then stop, and look once more
+         * after the fence, for a homed task whose publisher still saw us. */
+        if (now - me->watch_seen_ns < thr->spin.budget_ns)
+            return;
         drop_role(thr);
         if ((look(thr, tk, &r) || r.places) && take_role(thr))
             start_watching(thr, &r);
         return;
     }
-    uint64_t now = xomp_now_ns();
+    me->watch_seen_ns = now;
     if (r.signature != me->watch_signature) {
         me->watch_signature = r.signature; /* they moved: their members are taking them */
         me->watch_since_ns = now;

@@ -260,10 +260,17 @@ __attribute__((noinline)) void xomp_task_submit(struct xomp_thread *thr, struct 
 }
 
 void xomp_task_submit_homed(struct xomp_thread *thr, struct xomp_task *t,
-                            struct xomp_task *anchor)
+                            struct xomp_task *anchor, unsigned *unannounced)
 {
-    if (xomp_sched_push_homed(thr, t, anchor))
+    uintptr_t home = xomp_task_home_word(t); /* t may run elsewhere once pushed */
+    if (xomp_sched_push_homed(thr, t)) {
+        ++*unannounced;
         return;
+    }
+    /* Our deque is full: the queued ones must be known before this one
+     * runs (it may block), then it runs now. */
+    xomp_sched_announce_homed(thr, home, anchor, *unannounced);
+    *unannounced = 0;
     thr->stats.immediate++;
     task_execute(thr, t);
 }

@@ -115,18 +115,23 @@ static void search_alone(void)
     CHECK(xomp_mold_next(&m).units == 3 && xomp_mold_next(&m).mask == 7,
           "3 tasks on 8 units: first configuration %u units", xomp_mold_next(&m).units);
 
-    /* Drift: the chosen configuration (2) gets 50% slower for 3 runs in a
-     * row (a 2-run streak does not count), then the search runs again and
-     * finds the new best, 5: all, half (faster), one (slower), bisection
-     * 4/8 -> 6, 4/6 (equal: the smaller first) -> 5. */
+    /* Drift: the first 3 executions of the choice (2) set its reference,
+     * their median (1.1); later, a streak of 2 executions 50% slower does
+     * not count, 3 start the search again, which finds the new best, 5:
+     * all, half (faster), one (slower), bisection 4/8 -> 6, 4/6 (equal:
+     * the smaller first) -> 5. */
     xomp_mold_init(&m, 8, 1000, true);
     drive(&m, 2, 0.5, seq, 64, NULL);
+    xomp_mold_record(&m, 1.0, NULL);
+    xomp_mold_record(&m, 1.6, NULL);
+    xomp_mold_record(&m, 1.1, NULL);
+    CHECK(m.reference == 1.1, "reference time %g, expected the median 1.1", m.reference);
     for (int k = 0; k < 2; k++)
-        xomp_mold_record(&m, 1.6, NULL);
+        xomp_mold_record(&m, 1.7, NULL);
     xomp_mold_record(&m, 1.0, NULL);
     CHECK(m.phase == XOMP_MOLD_EXPLOIT, "a streak of 2 slow runs started a new search");
     for (int k = 0; k < 3; k++)
-        xomp_mold_record(&m, 1.6, NULL);
+        xomp_mold_record(&m, 1.7, NULL);
     CHECK(m.phase == XOMP_MOLD_EXPLORE && m.searches == 2 && xomp_mold_next(&m).units == 8,
           "3 slow runs: phase %s, %u searches", xomp_mold_phase_name(m.phase), m.searches);
     n = drive(&m, 5, 0.5, seq, 64, NULL);
@@ -230,8 +235,9 @@ static void search_live(void)
     run_live(10, seq);
     expect_seq("live, best 1", seq, 10, (int[]){4, 4, 2, 1, 1, 1, 1, 1, 1, 1}, 10);
 
-    /* The function changes: one unit is now the slowest.  3 slow runs,
-     * then 4, 2, 3 (bisection of 4 and 2), 4 full, then 4 strict. */
+    /* The function changes: one unit is now the slowest.  3 slow runs
+     * (the reference is set: 6 executions of the choice so far), then 4,
+     * 2, 3 (bisection of 4 and 2), 4 full, then 4 strict. */
     live_best = 4;
     run_live(10, seq);
     expect_seq("live, best changed to 4", seq, 10, (int[]){1, 1, 1, 4, 2, 3, -4, 4, 4, 4}, 10);
