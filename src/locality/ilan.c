@@ -74,10 +74,7 @@ static unsigned unit_of_member(const struct xomp_team *team, const struct ilan_u
     return 0;
 }
 
-/* The team's units in its current region: made at its first ILAN
- * taskloop of the region (the NUMA map is made at region start), kept in
- * the team; NULL when the team has no usable units. */
-static const struct ilan_units *team_units(struct xomp_team *team)
+void xomp_ilan_plan(struct xomp_team *team)
 {
     struct ilan_units *u = team->taskloop_units;
     if (!u) {
@@ -85,13 +82,17 @@ static const struct ilan_units *team_units(struct xomp_team *team)
         if (!u)
             xomp_fatal("out of memory for an ILAN taskloop");
         team->taskloop_units = u;
-        team->taskloop_units_region = UINT64_MAX;
     }
-    if (team->taskloop_units_region != team->region) {
-        u->usable = units_of(team, u);
-        team->taskloop_units_region = team->region;
-    }
-    return u->usable ? u : NULL;
+    u->usable = units_of(team, u);
+}
+
+/* The team's units in its current region (xomp_ilan_plan, by the master
+ * before the members start: read-only meanwhile), or NULL when it has no
+ * usable units. */
+static const struct ilan_units *team_units(struct xomp_team *team)
+{
+    const struct ilan_units *u = team->taskloop_units;
+    return u && u->usable ? u : NULL;
 }
 
 bool xomp_ilan_applies(struct xomp_thread *thr, unsigned gomp_flags, int priority,

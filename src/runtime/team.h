@@ -136,10 +136,9 @@ struct xomp_team {
     struct xomp_member_map *member_map;
     uint16_t *node_members;
     unsigned map_nthreads;
-    /* ILAN's units of the map (src/locality/ilan.c), made at the region's
-     * first ILAN taskloop: valid while taskloop_units_region == region. */
+    /* ILAN's units of the map (src/locality/ilan.c), made with it at
+     * region start (XOMP_TASKLOOP=ilan). */
     void *taskloop_units;
-    uint64_t taskloop_units_region;
     /* The master's state before the region, restored at its end. */
     struct xomp_task *saved_task;
     struct xomp_team *saved_team;
