@@ -74,6 +74,27 @@ static unsigned unit_of_member(const struct xomp_team *team, const struct ilan_u
     return 0;
 }
 
+void xomp_ilan_plan(struct xomp_team *team)
+{
+    struct ilan_units *u = team->taskloop_units;
+    if (!u) {
+        u = malloc(sizeof *u);
+        if (!u)
+            xomp_fatal("out of memory for an ILAN taskloop");
+        team->taskloop_units = u;
+    }
+    u->usable = units_of(team, u);
+}
+
+/* The team's units in its current region (xomp_ilan_plan, by the master
+ * before the members start: read-only meanwhile), or NULL when it has no
+ * usable units. */
+static const struct ilan_units *team_units(struct xomp_team *team)
+{
+    const struct ilan_units *u = team->taskloop_units;
+    return u && u->usable ? u : NULL;
+}
+
 bool xomp_ilan_applies(struct xomp_thread *thr, unsigned gomp_flags, int priority,
                        void (*cpyfn)(void *, void *))
 {
@@ -84,8 +105,7 @@ bool xomp_ilan_applies(struct xomp_thread *thr, unsigned gomp_flags, int priorit
         thr->depth >= xomp_cfg.max_depth ||
         (cpyfn && (gomp_flags & GOMP_TASK_FLAG_NOGROUP)))
         return false;
-    struct ilan_units u;
-    return units_of(team, &u);
+    return team_units(team) != NULL;
 }
 
 /* ---- executions ---- */
@@ -94,7 +114,7 @@ bool xomp_ilan_applies(struct xomp_thread *thr, unsigned gomp_flags, int priorit
  * `ran`, sched/home.h).  Only this member writes its slot; the release
  * store of `done` publishes the other fields to the measurement. */
 static void task_ran(struct xomp_home *h, struct xomp_thread *thr, struct xomp_task *t,
-                     bool at_home)
+                     bool at_home, uint64_t ns)
 {
     if (t->home_info == SHARE_INFO)
         return; /* a share: its tasks count */
@@ -106,6 +126,8 @@ static void task_ran(struct xomp_home *h, struct xomp_thread *thr, struct xomp_t
     if (!at_home)
         slot->away += iters;
     slot->last_end_ns = xomp_now_ns();
+    if (ns > slot->longest_ns)
+        slot->longest_ns = ns;
     /* relaxed load: our own field; release: the fields above (and our
      * reads of the run) before the measurement reads them. */
     atomic_store_explicit(&slot->done, atomic_load_explicit(&slot->done, memory_order_relaxed) + 1,
@@ -126,6 +148,7 @@ static struct xomp_ilan_run *run_new(struct ilan_loop *loop)
         homes[k].id = loop->units.id[k];
         atomic_init(&homes[k].scope, 0);
         atomic_init(&homes[k].lapsed, 0);
+        atomic_init(&homes[k].patience_ns, 0);
         homes[k].ran = task_ran;
         homes[k].owner = run;
     }
@@ -160,8 +183,11 @@ static void run_harvest(struct ilan_loop *loop, struct xomp_ilan_run *run)
 {
     double unit_s[XOMP_MOLD_MAX_UNITS] = {0};
     double total = 0;
+    loop->longest_task_ns = 0;
     for (unsigned m = 0; m < loop->nthreads; m++) {
         const struct ilan_slot *s = &run->slots[m];
+        if (s->longest_ns > loop->longest_task_ns)
+            loop->longest_task_ns = s->longest_ns;
         unsigned u = loop->unit_of[m];
         loop->unit_iterations[u] += s->iterations;
         loop->unit_away[u] += s->away;
@@ -242,6 +268,7 @@ static void split_share(struct xomp_thread *thr, struct xomp_ilan_run *run, unsi
     uint64_t strict_end = run->cfg.full ? lo + run->strict_tasks[unit] : hi;
     struct range_fix r;
     struct xomp_args_fixup fixup = {set_range, &r};
+    unsigned unannounced = 0;
     for (uint64_t i = lo; i < hi; i++) {
         r.start = task_start(&split, i);
         r.end = task_start(&split, i + 1);
@@ -250,9 +277,13 @@ static void split_share(struct xomp_thread *thr, struct xomp_ilan_run *run, unsi
             xomp_task_make(thr, &proto, fn, data, cpyfn, arg_size, arg_align, &fixup);
         t->home_info = (uint32_t)i;
         xomp_task_set_home(t, home, i < strict_end);
-        xomp_task_submit_homed(thr, t, proto.parent);
+        xomp_task_submit_homed(thr, t, proto.parent, &unannounced);
         XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
     }
+    /* From locals: nothing of the run is read once its tasks are queued
+     * (the home stays: homes are never freed).  Strict when all were. */
+    uintptr_t word = (uintptr_t)home | (strict_end >= hi ? XOMP_HOME_STRICT : 0);
+    xomp_sched_announce_homed(thr, word, proto.parent, unannounced);
 }
 
 static void share_body(void *arg)
@@ -366,9 +397,10 @@ static void cut_blocks(const struct ilan_units *u, uint64_t mask, uint64_t tasks
 struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp_taskloop_call *c)
 {
     struct xomp_team *team = thr->team;
-    struct ilan_units u;
-    if (!units_of(team, &u))
+    const struct ilan_units *units = team_units(team);
+    if (!units)
         return NULL;
+    const struct ilan_units u = *units;
     struct ilan_key key = {c->fn, c->split.trip, c->split.num_tasks, team->nthreads, u.signature};
     struct ilan_loop *loop = loop_of(&key, team, &u);
     if (!loop)
@@ -382,6 +414,7 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
     run->cfg = xomp_mold_next(&loop->mold);
     run->mold_seq = loop->mold_seq;
     enum xomp_mold_phase phase = loop->mold.phase;
+    uint64_t patience = loop->longest_task_ns;
     loop->executions++;
     loop->last_used = atomic_fetch_add_explicit(&xomp_ilan_table.uses, 1, memory_order_relaxed);
     xomp_mutex_unlock(&loop->lock);
@@ -415,7 +448,7 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
         struct ilan_slot *s = &run->slots[m];
         atomic_store_explicit(&s->done, 0, memory_order_relaxed);
         s->iterations = s->away = 0;
-        s->last_end_ns = 0;
+        s->last_end_ns = s->longest_ns = 0;
     }
     /* Open tasks may go to the other selected units. */
     uint64_t scope = 0;
@@ -430,6 +463,7 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
         atomic_store_explicit(&run->homes[x].scope, run->cfg.full ? scope : 0,
                               memory_order_relaxed);
         atomic_store_explicit(&run->homes[x].lapsed, 0, memory_order_relaxed);
+        atomic_store_explicit(&run->homes[x].patience_ns, patience, memory_order_relaxed);
         if ((run->cfg.mask >> x) & 1) {
             uint64_t n = hi[x] - lo[x];
             uint64_t strict = (uint64_t)(xomp_cfg.ilan_strict * (double)n + 0.999999);

@@ -64,6 +64,12 @@ struct xomp_taskloop_call {
     struct xomp_taskloop_split split;
 };
 
+struct xomp_team;
+
+/* Region start, by the master, after the NUMA map (sched.h
+ * xomp_sched_plan), with XOMP_TASKLOOP=ilan: the team's units. */
+void xomp_ilan_plan(struct xomp_team *team);
+
 /* Tasks per member when a taskloop names neither grainsize nor num_tasks
  * (the seed used 10; libgomp makes one per thread, which leaves a unit
  * nothing to balance). */

@@ -74,7 +74,9 @@ static void print_loop(FILE *f, unsigned index, struct ilan_loop *l)
     fprintf(f, "xomp stats:   %s ", m->phase == XOMP_MOLD_EXPLOIT ? "chosen" : "trying");
     print_config(f, l, m->phase == XOMP_MOLD_EXPLOIT ? &m->chosen : &m->next);
     if (m->phase == XOMP_MOLD_EXPLOIT && m->chosen_seconds >= 0)
-        fprintf(f, ": %.3f ms", m->chosen_seconds * 1e3);
+        fprintf(f, ": %.3f ms in the search", m->chosen_seconds * 1e3);
+    if (m->phase == XOMP_MOLD_EXPLOIT && m->reference > 0)
+        fprintf(f, ", %.3f ms since", m->reference * 1e3);
     fprintf(f, " (%u search%s, %u executions searching)\n", m->searches,
             m->searches == 1 ? "" : "es", m->search_runs);
     for (unsigned u = 0; u < l->units.n; u++)

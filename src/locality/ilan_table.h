@@ -26,6 +26,7 @@ struct ilan_units {
     uint16_t first[XOMP_MOLD_MAX_UNITS];    /* the unit's first member */
     uint16_t len[XOMP_MOLD_MAX_UNITS];      /* its members */
     uint64_t signature;                     /* of kind, ids and sizes */
+    bool usable;                            /* 2 to 64 units with ids below 64 */
 };
 
 /* One member's counts in one execution; written by that member only. */
@@ -34,6 +35,7 @@ struct ilan_slot {
     uint64_t iterations;                /* iterations of those tasks */
     uint64_t away;                      /* ... of tasks homed on another unit */
     uint64_t last_end_ns;               /* when it completed the last one */
+    uint64_t longest_ns;                /* its longest task */
 };
 
 struct ilan_loop;
@@ -82,6 +84,7 @@ struct ilan_loop {
     uint64_t executions; /* started */
     uint64_t measured;   /* recorded into the search */
     uint64_t last_used;  /* the table's use counter at its last execution */
+    uint64_t longest_task_ns; /* in the last measured execution: the homes' patience */
     uint64_t unit_iterations[XOMP_MOLD_MAX_UNITS]; /* run by the unit's members */
     uint64_t unit_away[XOMP_MOLD_MAX_UNITS];       /* ... of tasks homed elsewhere */
 };

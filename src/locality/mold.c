@@ -44,6 +44,8 @@ static void start_search(struct xomp_mold *m, enum xomp_mold_phase first)
     m->phase = first;
     m->next = config_of(m, m->max_units, false);
     m->drift = 0;
+    m->reference = 0;
+    m->nbaseline = 0;
     m->searches++;
 }
 
@@ -127,6 +129,20 @@ static void explore_step(struct xomp_mold *m)
     m->next = config_of(m, mid, false);
 }
 
+static double median_of_baseline(const struct xomp_mold *m)
+{
+    double v[XOMP_MOLD_DRIFT_RUNS];
+    unsigned n = m->nbaseline;
+    memcpy(v, m->baseline, n * sizeof *v);
+    for (unsigned i = 1; i < n; i++) /* insertion sort: a few values */
+        for (unsigned k = i; k > 0 && v[k] < v[k - 1]; k--) {
+            double x = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = x;
+        }
+    return v[n / 2];
+}
+
 void xomp_mold_record(struct xomp_mold *m, double seconds, const double *unit_seconds)
 {
     struct xomp_mold_config ran = m->next;
@@ -160,7 +176,13 @@ void xomp_mold_record(struct xomp_mold *m, double seconds, const double *unit_se
     case XOMP_MOLD_EXPLOIT:
         if (!m->search)
             return;
-        m->drift = seconds > XOMP_MOLD_DRIFT_FACTOR * m->chosen_seconds ? m->drift + 1 : 0;
+        if (m->nbaseline < XOMP_MOLD_DRIFT_RUNS) {
+            m->baseline[m->nbaseline++] = seconds;
+            if (m->nbaseline == XOMP_MOLD_DRIFT_RUNS)
+                m->reference = median_of_baseline(m);
+            return;
+        }
+        m->drift = seconds > XOMP_MOLD_DRIFT_FACTOR * m->reference ? m->drift + 1 : 0;
         if (m->drift >= XOMP_MOLD_DRIFT_RUNS)
             start_search(m, XOMP_MOLD_EXPLORE); /* no warm-up: the data is warm */
         return;

@@ -15,9 +15,12 @@
  *             in the last execution on all units;
  *   steal     the fastest count once with `full` (skipped for one unit);
  *             kept only if faster;
- *   exploit   the chosen configuration from then on; when its time is more
- *             than 25% above its recorded time for 3 executions in a row,
- *             the search starts again (explore, without a warm-up).
+ *   exploit   the chosen configuration from then on.  Its first 3
+ *             executions set its reference time (their median: the search's
+ *             own measurement is the best of one sample each, biased low);
+ *             when later executions take more than 25% above the reference
+ *             3 times in a row, the search starts again (explore, without a
+ *             warm-up).
  *
  * Never more units than the taskloop has tasks.  With the search off
  * (XOMP_ILAN_MOLD=off) every execution uses all units, strict.
@@ -31,9 +34,10 @@
 #define XOMP_MOLD_MAX_UNITS 64
 /* Executions whose configuration and time are kept for the report. */
 #define XOMP_MOLD_LOG 48
-/* Drift: slower than this factor times the recorded time ... */
+/* Drift: slower than this factor times the reference time ... */
 #define XOMP_MOLD_DRIFT_FACTOR 1.25
-/* ... this many executions in a row. */
+/* ... this many executions in a row; the reference is the median of the
+ * first this many executions of the choice. */
 #define XOMP_MOLD_DRIFT_RUNS 3
 
 enum xomp_mold_phase { XOMP_MOLD_WARMUP, XOMP_MOLD_EXPLORE, XOMP_MOLD_STEAL, XOMP_MOLD_EXPLOIT };
@@ -61,9 +65,14 @@ struct xomp_mold {
     /* Per-unit times of the last execution on all (max_units) units. */
     double unit_time[XOMP_MOLD_MAX_UNITS];
     bool have_unit_times;
-    /* The choice, its recorded time, and the drift count. */
+    /* The choice, its time in the search, its reference time (0: not yet
+     * set; `baseline` holds the executions that set it), and the drift
+     * count. */
     struct xomp_mold_config chosen;
     double chosen_seconds;
+    double reference;
+    double baseline[XOMP_MOLD_DRIFT_RUNS];
+    unsigned nbaseline;
     unsigned drift;
     /* Statistics. */
     uint64_t executions;  /* recorded (warm-up included) */

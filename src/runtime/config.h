@@ -121,7 +121,8 @@ struct xomp_config {
     char topology[256];           /* XOMP_TOPOLOGY as given (parsed by topo/numa.c) */
     bool stats;                   /* XOMP_STATS: print counters at exit */
     /* Task homes (sched/home.h): refused tasks that do not move for this
-     * long lapse (XOMP_HOME_LAPSE_MS). */
+     * long, at least, lapse (XOMP_HOME_LAPSE_MS; 0: a spin and yield
+     * period, or a few of the home's longest tasks). */
     uint64_t home_lapse_ns;
     /* Taskloops (src/locality/README.md). */
     enum xomp_taskloop_mode taskloop; /* XOMP_TASKLOOP */

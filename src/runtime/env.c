@@ -617,7 +617,7 @@ void xomp_config_init(void)
     c->profile = XOMP_PROFILE_OFF;
     c->profile_events = 1u << 20; /* 16 MiB per thread, allocated only with events */
     c->dlb_plocal = 0.9; /* mostly NUMA-local, but never starve a node */
-    c->home_lapse_ns = 10 * 1000000ull; /* far above a scheduler time slice */
+    c->home_lapse_ns = 0; /* a spin and yield period, or a few of the home's tasks */
     c->taskloop = XOMP_TASKLOOP_PLAIN;
     c->ilan_mold = true;
     c->ilan_strict = 1.0 / 3.0; /* the seed's first third */

@@ -9,6 +9,7 @@
  */
 #include "team.h"
 
+#include "../locality/ilan.h"
 #include "../locality/replay.h"
 #include "../sched/sched.h"
 #include "../task/depend.h"
@@ -256,6 +257,7 @@ void xomp_team_destroy(struct xomp_team *team)
     free(team->member_part_len);
     free(team->member_map);
     free(team->node_members);
+    free(team->taskloop_units);
     free(team);
 }
 
@@ -400,6 +402,8 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     xomp_icv_next_level(&thr->task->icv, &team->icv);
     xomp_bind_plan(team, thr, flags & 7);
     xomp_sched_plan(team); /* NUMA map, after the places are planned */
+    if (xomp_cfg.taskloop == XOMP_TASKLOOP_ILAN)
+        xomp_ilan_plan(team); /* its units, from the map */
     /* A recorded region (src/locality/replay.h)?  Before the members
      * start: they read it in member_begin. */
     team->replay_region = xomp_replay_wanted(thr) && xomp_replay_region_begin(thr, team);

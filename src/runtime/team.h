@@ -69,6 +69,7 @@ struct xomp_worker {
     uint32_t watch_polls;
     uint64_t watch_signature;    /* where the refused tasks were at the last look */
     uint64_t watch_since_ns;     /* ... and since when they have not moved */
+    uint64_t watch_seen_ns;      /* when it last saw a refused task */
 
     /* ---- the member's task deque: bottom written by the member, top by
      * thieves (sched/deque.h) ---- */
@@ -148,6 +149,9 @@ struct xomp_team {
     struct xomp_member_map *member_map;
     uint16_t *node_members;
     unsigned map_nthreads;
+    /* ILAN's units of the map (src/locality/ilan.c), made with it at
+     * region start (XOMP_TASKLOOP=ilan). */
+    void *taskloop_units;
     /* The master's state before the region, restored at its end. */
     struct xomp_task *saved_task;
     struct xomp_team *saved_team;

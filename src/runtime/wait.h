@@ -92,6 +92,7 @@ struct xomp_idle {
     uint32_t polls;
     uint32_t yields;
     bool slept;        /* this wait went to sleep at least once */
+    bool kept_awake;   /* spin->keep_awake held at the last pause */
 };
 
 /* Start a wait.  `spin` is the calling thread's adaptive budget, `waker`

@@ -41,6 +41,9 @@ struct xomp_bar_node {
     _Alignas(64) _Atomic uint64_t report;
     uint64_t rep_spawned;  /* subtree sum of tasks created */
     uint64_t rep_finished; /* subtree sum of tasks completed */
+    /* Written only by this node: tasks it ran after reporting for a wave
+     * (read by a root that backs off).  Monotonic. */
+    _Atomic uint64_t moved;
 };
 
 /* Children per node of the tree: XOMP_BARRIER_ARITY, or by default 2 --

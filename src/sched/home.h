@@ -25,6 +25,11 @@
  * at least a full spin and yield period), it marks their homes *lapsed* and
  * wakes every sleeper: a lapsed home admits everybody.
  *
+ * The lapse period is the longest of XOMP_HOME_LAPSE_MS, a full spin and
+ * yield period, and a few times the longest task of the home seen so far
+ * (`patience_ns`): a home whose members run long tasks is not lapsed while
+ * they do.
+ *
  * Lifetime: home objects are read by thieves through task slots that may
  * be stale (the answer counts only if the steal's compare-and-swap then
  * succeeds), so a home must stay allocated while the process runs; its
@@ -96,11 +101,12 @@ void xomp_home_order_done(struct xomp_home_order *o, uint32_t pos);
 /* May the home's own member take the task at position `pos` now? */
 bool xomp_home_order_ready(struct xomp_home_order *o, uint32_t pos);
 
-/* Called by the member that ran a homed task, after its body and before
- * its completion (the task's home is still set): statistics of the home's
- * owner (ILAN's per-member counts).  May be NULL. */
+/* Called by the member that ran a homed task, after its body (which took
+ * `ns` nanoseconds) and before its completion (the task's home is still
+ * set): statistics of the home's owner (ILAN's per-member counts).  May be
+ * NULL. */
 typedef void (*xomp_home_ran_fn)(struct xomp_home *h, struct xomp_thread *thr,
-                                 struct xomp_task *t, bool at_home);
+                                 struct xomp_task *t, bool at_home, uint64_t ns);
 
 struct xomp_home {
     uint16_t kind; /* enum xomp_home_kind */
@@ -114,6 +120,11 @@ struct xomp_home {
      * everyone is admitted.  relaxed: a hint a thief reads before its
      * compare-and-swap; the watcher wakes the sleepers after a fence. */
     _Atomic uint32_t lapsed;
+    /* How long one of its tasks may run (its owner's estimate, 0: none):
+     * the watcher waits at least a few times this before it lapses the
+     * home, so that members busy with long tasks of it are not taken for
+     * blocked ones.  relaxed: advice, written by the owner between uses. */
+    _Atomic uint64_t patience_ns;
     xomp_home_ran_fn ran;
     void *owner; /* the home's owner's context (for `ran`) */
     /* A member home's order for its member, or NULL (any order).  Set
@@ -181,8 +192,8 @@ static inline void xomp_task_set_home(struct xomp_task *t, struct xomp_home *h, 
                           memory_order_relaxed);
 }
 
-/* The runner of a homed task, after its body: statistics, then the home
- * word goes back to 0 (task.h: blocks without a home keep it 0). */
-void xomp_home_task_ran(struct xomp_thread *thr, struct xomp_task *t);
+/* The runner of a homed task, after its body (`ns` long): statistics, then
+ * the home word goes back to 0 (task.h: blocks without a home keep it 0). */
+void xomp_home_task_ran(struct xomp_thread *thr, struct xomp_task *t, uint64_t ns);
 
 #endif

@@ -90,7 +90,7 @@ void xomp_notify_wake_all(struct xomp_thread *thr, struct xomp_team *team)
 }
 
 void xomp_notify_homed(struct xomp_thread *thr, struct xomp_team *team, uintptr_t home,
-                       struct xomp_task *anchor)
+                       struct xomp_task *anchor, unsigned count)
 {
     /* seq_cst fence: the publication before the loads below, against the
      * watcher's store of home_watcher = 0 and its fence before it looks
@@ -100,13 +100,14 @@ void xomp_notify_homed(struct xomp_thread *thr, struct xomp_team *team, uintptr_
     uint64_t sleepers = atomic_load_explicit(&team->sleepers, memory_order_relaxed);
     if (!sleepers)
         return;
-    if ((sleepers & (XOMP_SLEEPERS_CONSTRAINED - 1)) &&
-        wake_one_admitted(thr, team, XOMP_OFFER_FREE, NULL, home))
-        return;
-    if (sleepers >= XOMP_SLEEPERS_CONSTRAINED && anchor &&
-        wake_one_admitted(thr, team, XOMP_OFFER_CONSTRAINED, anchor, home))
-        return;
-    if (!atomic_load_explicit(&team->home_watcher, memory_order_relaxed))
+    unsigned woken = 0;
+    while (woken < count && (sleepers & (XOMP_SLEEPERS_CONSTRAINED - 1)) &&
+           wake_one_admitted(thr, team, XOMP_OFFER_FREE, NULL, home))
+        woken++;
+    while (woken < count && sleepers >= XOMP_SLEEPERS_CONSTRAINED && anchor &&
+           wake_one_admitted(thr, team, XOMP_OFFER_CONSTRAINED, anchor, home))
+        woken++;
+    if (!woken && !atomic_load_explicit(&team->home_watcher, memory_order_relaxed))
         xomp_notify_wake_any(thr, team);
 }
 

@@ -89,14 +89,16 @@ void xomp_sched_push_foreign(struct xomp_task *t)
         xomp_sched_put_common(thr, t);
 }
 
-bool xomp_sched_push_homed(struct xomp_thread *thr, struct xomp_task *t,
-                           struct xomp_task *anchor)
+bool xomp_sched_push_homed(struct xomp_thread *thr, struct xomp_task *t)
 {
-    uintptr_t home = xomp_task_home_word(t); /* t may run elsewhere once pushed */
-    if (!xomp_deque_push_bounded(&thr->worker->deque, t, xomp_cfg.queue_size))
-        return false;
-    xomp_notify_homed(thr, thr->team, home, anchor);
-    return true;
+    return xomp_deque_push_bounded(&thr->worker->deque, t, xomp_cfg.queue_size);
+}
+
+void xomp_sched_announce_homed(struct xomp_thread *thr, uintptr_t home, struct xomp_task *anchor,
+                               unsigned count)
+{
+    if (count)
+        xomp_notify_homed(thr, thr->team, home, anchor, count);
 }
 
 void xomp_sched_give(struct xomp_thread *thr, struct xomp_task *t, unsigned v,
@@ -106,7 +108,7 @@ void xomp_sched_give(struct xomp_thread *thr, struct xomp_task *t, unsigned v,
     uintptr_t home = xomp_task_home_word(t);
     xomp_inbox_put(&team->workers[v].inbox, t);
     if (home) {
-        xomp_notify_homed(thr, team, home, anchor);
+        xomp_notify_homed(thr, team, home, anchor, 1);
     } else {
         /* Not homed: whoever sleeps may take it. */
         xomp_publish_fence();

@@ -61,11 +61,18 @@ void xomp_sched_push_foreign(struct xomp_task *t);
 void xomp_sched_put_common(struct xomp_thread *thr, struct xomp_task *t);
 
 /* Queue a new task with a home (home.h) that admits the calling member,
- * in its own deque; false when the deque holds XOMP_QUEUE_SIZE tasks (the
- * caller runs it at once, as xomp_sched_push_new).  `anchor`: a task t
- * descends from that stays alive during the call (its parent). */
-bool xomp_sched_push_homed(struct xomp_thread *thr, struct xomp_task *t,
-                           struct xomp_task *anchor);
+ * in its own deque, without waking anybody yet; false when the deque holds
+ * XOMP_QUEUE_SIZE tasks (the caller runs it at once, as
+ * xomp_sched_push_new).  A run of such pushes ends with
+ * xomp_sched_announce_homed, before the caller runs anything else (a task
+ * it runs may block: the queued ones must be known by then). */
+bool xomp_sched_push_homed(struct xomp_thread *thr, struct xomp_task *t);
+
+/* The last `count` tasks pushed with xomp_sched_push_homed, of home word
+ * `home`, are queued: wake whom they need (notify.h).  `anchor`: a task
+ * they descend from that stays alive during the call (their parent). */
+void xomp_sched_announce_homed(struct xomp_thread *thr, uintptr_t home, struct xomp_task *anchor,
+                               unsigned count);
 
 /* Give a new task to member v of the calling member's team: v's inbox,
  * where v looks first and every member t's home admits may take it too.

@@ -166,7 +166,7 @@ static struct xomp_task *steal_from(struct xomp_thread *thr, struct xomp_taker *
         uintptr_t home = xomp_task_home_word(extra);
         xomp_deque_push(&me->deque, extra);
         if (home)
-            xomp_notify_homed(thr, team, home, NULL);
+            xomp_notify_homed(thr, team, home, NULL, 1);
         else
             xomp_notify_published(thr, team, NULL, to.parent_owner, to.tg_owner);
         got++;

@@ -33,11 +33,25 @@ void xomp_refusals_note(struct xomp_refusals *r, uint64_t where, uint64_t state,
         r->homes[r->nhomes++] = h;
 }
 
-static uint64_t lapse_period_ns(void)
+/* A home's tasks may run this many times its patience without moving. */
+#define PATIENCE_FACTOR 4u
+
+/* How long refused tasks must stay where they are before the watcher
+ * lapses their homes: at least XOMP_HOME_LAPSE_MS, a full spin and yield
+ * period, and a few times the longest task of each home (home.h). */
+static uint64_t lapse_period_ns(const struct xomp_refusals *r)
 {
     uint64_t spin = xomp_cfg.spin_ns;
-    uint64_t floor = spin > UINT64_MAX / 2 ? UINT64_MAX / 2 : spin + YIELD_PHASE_NS;
-    return xomp_cfg.home_lapse_ns > floor ? xomp_cfg.home_lapse_ns : floor;
+    uint64_t period = spin > UINT64_MAX / 4 ? UINT64_MAX / 4 : spin + YIELD_PHASE_NS;
+    if (xomp_cfg.home_lapse_ns > period)
+        period = xomp_cfg.home_lapse_ns;
+    for (unsigned i = 0; i < r->nhomes; i++) {
+        /* relaxed: advice (home.h). */
+        uint64_t p = atomic_load_explicit(&r->homes[i]->patience_ns, memory_order_relaxed);
+        if (p < UINT64_MAX / 4 / PATIENCE_FACTOR && p * PATIENCE_FACTOR > period)
+            period = p * PATIENCE_FACTOR;
+    }
+    return period;
 }
 
 static void start_watching(struct xomp_thread *thr, const struct xomp_refusals *r)
@@ -46,7 +60,7 @@ static void start_watching(struct xomp_thread *thr, const struct xomp_refusals *
     me->watching = true;
     me->watch_polls = 0;
     me->watch_signature = r->signature;
-    me->watch_since_ns = xomp_now_ns();
+    me->watch_since_ns = me->watch_seen_ns = xomp_now_ns();
     thr->spin.keep_awake = true;
     thr->stats.home_watches++;
 }
@@ -106,21 +120,26 @@ void xomp_watch_poll(struct xomp_thread *thr, struct xomp_taker *tk)
     struct xomp_refusals r;
     if (look(thr, tk, &r))
         return; /* the next poll takes it (and hands the role over) */
+    uint64_t now = xomp_now_ns();
     if (!r.places) {
-        /* Nothing refused is left: stop, then look once more after the
-         * fence, for a homed task whose publisher still saw us. */
+        /* Nothing refused is left.  Watch on for a spin budget (homed
+         * tasks come in runs, a taskloop after a taskloop: a watcher that
+         * slept would be woken for each); then stop, and look once more
+         * after the fence, for a homed task whose publisher still saw us. */
+        if (now - me->watch_seen_ns < thr->spin.budget_ns)
+            return;
         drop_role(thr);
         if ((look(thr, tk, &r) || r.places) && take_role(thr))
             start_watching(thr, &r);
         return;
     }
-    uint64_t now = xomp_now_ns();
+    me->watch_seen_ns = now;
     if (r.signature != me->watch_signature) {
         me->watch_signature = r.signature; /* they moved: their members are taking them */
         me->watch_since_ns = now;
         return;
     }
-    if (now - me->watch_since_ns < lapse_period_ns())
+    if (now - me->watch_since_ns < lapse_period_ns(&r))
         return;
     /* Nothing moved for a whole lapse period: their members may all be
      * blocked.  Lift the restriction and wake everybody. */

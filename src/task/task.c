@@ -183,6 +183,8 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     t->owner = thr;
     thr->task = t;
     thr->depth++;
+    /* A homed task's run time goes to its home's owner (sched/home.h). */
+    uint64_t began = (t->flags & XOMP_TASK_HOMED) ? xomp_now_ns() : 0;
     XOMP_PROF_TASK_BEGIN(thr, t);
     /* The runtime's own tasks (a taskloop's share) run even when cancelled:
      * their work was counted in advance (src/locality/ilan.c). */
@@ -194,7 +196,7 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     if (t->flags & XOMP_TASK_REPLAYED)
         xomp_replay_task_end(thr, t);
     if (t->flags & XOMP_TASK_HOMED)
-        xomp_home_task_ran(thr, t);
+        xomp_home_task_ran(thr, t, xomp_now_ns() - began);
     /* acq_rel: whichever of the body's end and the fulfilment comes second
      * completes the task and sees the other's effects. */
     if ((t->flags & XOMP_TASK_DETACH) &&
@@ -286,10 +288,17 @@ __attribute__((noinline)) void xomp_task_submit(struct xomp_thread *thr, struct 
 }
 
 void xomp_task_submit_homed(struct xomp_thread *thr, struct xomp_task *t,
-                            struct xomp_task *anchor)
+                            struct xomp_task *anchor, unsigned *unannounced)
 {
-    if (xomp_sched_push_homed(thr, t, anchor))
+    uintptr_t home = xomp_task_home_word(t); /* t may run elsewhere once pushed */
+    if (xomp_sched_push_homed(thr, t)) {
+        ++*unannounced;
         return;
+    }
+    /* Our deque is full: the queued ones must be known before this one
+     * runs (it may block), then it runs now. */
+    xomp_sched_announce_homed(thr, home, anchor, *unannounced);
+    *unannounced = 0;
     thr->stats.immediate++;
     task_execute(thr, t);
 }

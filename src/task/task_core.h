@@ -80,9 +80,12 @@ struct xomp_task *xomp_task_make(struct xomp_thread *thr, const struct xomp_task
 
 /* Queue a counted task with a home that admits the calling member in its
  * deque, or run it at once when the deque is full (xomp_task_submit).
- * `anchor`: a task it descends from that stays alive meanwhile. */
+ * Tasks of one home are announced in runs (sched.h): *unannounced counts
+ * the ones queued since the last announcement, made here before a task
+ * runs at once; the caller announces the rest when its run ends.
+ * `anchor`: a task they descend from that stays alive meanwhile. */
 void xomp_task_submit_homed(struct xomp_thread *thr, struct xomp_task *t,
-                            struct xomp_task *anchor);
+                            struct xomp_task *anchor, unsigned *unannounced);
 
 struct xomp_sched_wait;
 
