@@ -220,7 +220,7 @@ static void fail(struct reader *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = snprintf(r->err, r->errsize, "line %u: ", r->line);
+    int n = r->line ? snprintf(r->err, r->errsize, "line %u: ", r->line) : 0;
     if (n >= 0 && (size_t)n < r->errsize)
         vsnprintf(r->err + n, r->errsize - (size_t)n, fmt, ap);
     va_end(ap);
@@ -263,7 +263,9 @@ static int64_t number(struct reader *r, char **s, int64_t limit, const char *wha
     while (*p >= '0' && *p <= '9') {
         v = v * 10 + (*p++ - '0');
         if (v >= limit) {
-            fail(r, "%s: %s is too large (at most %" PRId64 ")", what, *s, limit - 1);
+            int len = (int)strspn(*s, "0123456789");
+            fail(r, "%s: %.*s is too large (at most %" PRId64 ")", what, len > 24 ? 24 : len, *s,
+                 limit - 1);
             return -1;
         }
     }
