@@ -236,6 +236,7 @@ static void run_parallel(void)
 static void run_serial(void)
 {
     cg(serial_phase);
+    final_rho = rho;
 }
 
 static enum bench_verdict verify(void)
