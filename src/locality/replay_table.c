@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static _Atomic uint32_t table_lock;
 static struct xomp_rp_entry *table[XOMP_RP_TABLE];
@@ -49,6 +50,12 @@ static void name_of(uintptr_t key, enum xomp_tree_kind kind, char *buf, size_t s
             snprintf(buf, size, "%s", info.dli_sname);
         else
             snprintf(buf, size, "%s+%#lx", info.dli_sname, (unsigned long)off);
+    } else if (info.dli_fname && info.dli_fbase) {
+        /* No symbol (a static function): the object and the offset, for
+         * addr2line -f -e OBJECT OFFSET. */
+        const char *base = strrchr(info.dli_fname, '/');
+        snprintf(buf, size, "%s+%#lx", base ? base + 1 : info.dli_fname,
+                 (unsigned long)(key - (uintptr_t)info.dli_fbase));
     } else {
         snprintf(buf, size, "%#lx", (unsigned long)key);
     }
