@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The longest patience of a replay's homes (see open_region). */
+#define PATIENCE_MAX_NS UINT64_C(250000000)
+
 /* A deque home's member number: nobody (only the deque's owner pops). */
 #define NOBODY XOMP_RP_NOBODY
 
@@ -467,9 +470,14 @@ static void open_region(struct xomp_replay_ctx *c, struct xomp_thread *thr,
             k->used = 0;
     }
     struct xomp_steal_tree *expect = NULL;
+    uint64_t last_ns = 0; /* the previous execution's time */
     if (entry) {
         xomp_rp_table_lock();
         expect = entry->last ? xomp_tree_copy(entry->last) : NULL;
+        if (entry->executions)
+            last_ns = (uint64_t)(entry->history[(entry->executions - 1) % XOMP_RP_HISTORY]
+                                     .seconds *
+                                 1e9);
         entry->busy = true;
         entry->from_api = p->from_api;
         xomp_rp_table_unlock();
@@ -484,14 +492,21 @@ static void open_region(struct xomp_replay_ctx *c, struct xomp_thread *thr,
     xomp_tree_free(p->applied);
     if (!replays)
         c->mode = XOMP_RP_RECORD;
+    /* A strict replay's members may be busy with their own tasks while
+     * tasks given to them wait: up to the region's length, as far as we
+     * know, so the watcher waits a few times that before it lapses their
+     * homes (watch.c; capped: a blocked member costs at most that). */
+    uint64_t patience = last_ns < PATIENCE_MAX_NS ? last_ns : PATIENCE_MAX_NS;
     for (unsigned m = 0; m < n; m++) {
-        /* relaxed, both: published with the region's tasks (home.h). */
+        /* relaxed, all: published with the region's tasks (home.h). */
         atomic_store_explicit(&c->homes[m].lapsed, 0, memory_order_relaxed);
         atomic_store_explicit(&c->homes[m].scope,
                               c->mode == XOMP_RP_RELWS ? XOMP_HOME_SCOPE_ALL : 0,
                               memory_order_relaxed);
+        atomic_store_explicit(&c->homes[m].patience_ns, patience, memory_order_relaxed);
     }
     atomic_store_explicit(&c->deque_home.lapsed, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->deque_home.patience_ns, patience, memory_order_relaxed);
     /* relaxed: as above (thieves read it, steal.c). */
     atomic_store_explicit(&team->deque_home,
                           strict ? (uintptr_t)&c->deque_home | XOMP_HOME_STRICT : 0,
