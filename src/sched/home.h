@@ -63,12 +63,11 @@ enum xomp_home_kind {
 
 struct xomp_home;
 
-/* Called by the member that ran a homed task, after its body (which took
- * `ns` nanoseconds) and before its completion (the task's home is still
- * set): statistics of the home's owner (ILAN's per-member counts).  May be
- * NULL. */
+/* Called by the member that ran a homed task, after its body and before
+ * its completion (the task's home is still set): statistics of the home's
+ * owner (ILAN's per-member counts).  May be NULL. */
 typedef void (*xomp_home_ran_fn)(struct xomp_home *h, struct xomp_thread *thr,
-                                 struct xomp_task *t, bool at_home, uint64_t ns);
+                                 struct xomp_task *t, bool at_home);
 
 struct xomp_home {
     uint16_t kind; /* enum xomp_home_kind */
@@ -82,7 +81,8 @@ struct xomp_home {
      * everyone is admitted.  relaxed: a hint a thief reads before its
      * compare-and-swap; the watcher wakes the sleepers after a fence. */
     _Atomic uint32_t lapsed;
-    /* How long one of its tasks may run (its owner's estimate, 0: none):
+    /* How long one of its tasks may run (its owner's estimate, 0: none;
+     * ILAN: the longest time between two task ends of one member):
      * the watcher waits at least a few times this before it lapses the
      * home, so that members busy with long tasks of it are not taken for
      * blocked ones.  relaxed: advice, written by the owner between uses. */
@@ -130,8 +130,8 @@ static inline void xomp_task_set_home(struct xomp_task *t, struct xomp_home *h, 
                           memory_order_relaxed);
 }
 
-/* The runner of a homed task, after its body (`ns` long): statistics, then
- * the home word goes back to 0 (task.h: blocks without a home keep it 0). */
-void xomp_home_task_ran(struct xomp_thread *thr, struct xomp_task *t, uint64_t ns);
+/* The runner of a homed task, after its body: statistics, then the home
+ * word goes back to 0 (task.h: blocks without a home keep it 0). */
+void xomp_home_task_ran(struct xomp_thread *thr, struct xomp_task *t);
 
 #endif

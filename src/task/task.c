@@ -172,8 +172,6 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     t->owner = thr;
     thr->task = t;
     thr->depth++;
-    /* A homed task's run time goes to its home's owner (sched/home.h). */
-    uint64_t began = (t->flags & XOMP_TASK_HOMED) ? xomp_now_ns() : 0;
     XOMP_PROF_TASK_BEGIN(thr, t);
     /* The runtime's own tasks (a taskloop's share) run even when cancelled:
      * their work was counted in advance (src/locality/ilan.c). */
@@ -183,7 +181,7 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     thr->depth--;
     thr->task = prev;
     if (t->flags & XOMP_TASK_HOMED)
-        xomp_home_task_ran(thr, t, xomp_now_ns() - began);
+        xomp_home_task_ran(thr, t);
     /* acq_rel: whichever of the body's end and the fulfilment comes second
      * completes the task and sees the other's effects. */
     if ((t->flags & XOMP_TASK_DETACH) &&
