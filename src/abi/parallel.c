@@ -6,12 +6,13 @@
 XOMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
                                unsigned flags)
 {
-    xomp_parallel(fn, data, num_threads, flags);
+    xomp_parallel(fn, data, num_threads, flags, &(struct xomp_region_call){XOMP_CODEPTR(), true});
 }
 
 XOMP_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
 {
-    xomp_parallel_start(fn, data, num_threads, 0);
+    xomp_parallel_start(fn, data, num_threads, 0,
+                        &(struct xomp_region_call){XOMP_CODEPTR(), false});
 }
 
 XOMP_EXPORT void GOMP_parallel_end(void)
