@@ -97,10 +97,10 @@ void xomp_ompt_thread_end(struct xomp_thread *thr)
         if (implicit)
             implicit(ompt_scope_end, NULL, &thr->initial_task.tool_data, 0, 1, ompt_task_initial);
     }
-    set_state(thr, ompt_state_undefined, 0);
     ompt_callback_thread_end_t end = XOMP_OMPT_CB(thread_end, ompt_callback_thread_end_t);
     if (end)
         end(&thr->ompt.thread_data);
+    set_state(thr, ompt_state_undefined, 0);
 }
 
 /* ---- parallel regions ---- */
@@ -111,6 +111,7 @@ void xomp_ompt_parallel_begin(struct xomp_thread *thr, struct xomp_team *team,
     /* The team size asked for: the clause, else the encountering task's
      * nthreads-var (before any limit). */
     unsigned requested = num_threads ? num_threads : thr->task->icv.nthreads;
+    xomp_ompt_exit_handler();
     team->ompt.parallel_data = XOMP_OMPT_DATA_NONE;
     team->ompt.codeptr = codeptr;
     team->ompt.flags = ompt_parallel_team | (runtime_invokes ? ompt_parallel_invoker_runtime
@@ -190,6 +191,7 @@ static const void *sync_codeptr(struct xomp_thread *thr, ompt_sync_region_t kind
 
 int xomp_ompt_sync_begin(struct xomp_thread *thr, ompt_sync_region_t kind, const void *codeptr)
 {
+    xomp_ompt_exit_handler();
     codeptr = sync_codeptr(thr, kind, codeptr);
     if (is_barrier(kind))
         work_close(thr);
@@ -238,6 +240,7 @@ void xomp_ompt_taskgroup_begin(struct xomp_thread *thr, const void *codeptr)
 void xomp_ompt_task_create(struct xomp_thread *thr, struct xomp_task *parent, struct xomp_task *t,
                            bool has_deps, const void *codeptr)
 {
+    xomp_ompt_exit_handler();
     t->tool_data = XOMP_OMPT_DATA_NONE;
     ompt_callback_task_create_t cb = XOMP_OMPT_CB(task_create, ompt_callback_task_create_t);
     if (cb)
@@ -316,6 +319,7 @@ static struct xomp_ompt_member *open_work_of(struct xomp_thread *thr)
 static void work_dispatch(struct xomp_thread *thr, ompt_work_t kind,
                           ompt_scope_endpoint_t endpoint, uint64_t count, const void *codeptr)
 {
+    xomp_ompt_exit_handler();
     ompt_callback_work_t cb = XOMP_OMPT_CB(work, ompt_callback_work_t);
     if (cb)
         cb(kind, endpoint, current_parallel(thr), &thr->task->tool_data, count, codeptr);
@@ -399,6 +403,7 @@ static int mutex_wait_state(ompt_mutex_t kind)
 int xomp_ompt_mutex_acquire(struct xomp_thread *thr, ompt_mutex_t kind, unsigned hint,
                             unsigned impl, const void *id, const void *codeptr)
 {
+    xomp_ompt_exit_handler();
     int before = set_state(thr, mutex_wait_state(kind), (ompt_wait_id_t)(uintptr_t)id);
     ompt_callback_mutex_acquire_t cb = XOMP_OMPT_CB(mutex_acquire, ompt_callback_mutex_acquire_t);
     if (cb)
@@ -433,6 +438,7 @@ void xomp_ompt_lock_init(struct xomp_thread *thr, ompt_mutex_t kind, unsigned hi
                          const void *id, const void *codeptr)
 {
     (void)thr;
+    xomp_ompt_exit_handler();
     ompt_callback_mutex_acquire_t cb = XOMP_OMPT_CB(lock_init, ompt_callback_mutex_acquire_t);
     if (cb)
         cb(kind, hint, XOMP_OMPT_IMPL_FUTEX, (ompt_wait_id_t)(uintptr_t)id, codeptr);
@@ -497,6 +503,7 @@ int xomp_ompt_control_tool(uint64_t command, uint64_t modifier, void *arg, const
 {
     if (!atomic_load_explicit(&xomp_ompt_active, memory_order_relaxed))
         return -2; /* omp_control_tool_notool */
+    xomp_ompt_exit_handler();
     ompt_callback_control_tool_t cb = XOMP_OMPT_CB(control_tool, ompt_callback_control_tool_t);
     if (!cb)
         return -1; /* omp_control_tool_nocallback */

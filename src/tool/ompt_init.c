@@ -206,7 +206,31 @@ void xomp_ompt_watch_thread_exit(struct xomp_thread *thr)
 
 /* ---- initialize and finalize ---- */
 
+/* exit() runs its handlers in the reverse order of their registration,
+ * and the one that runs the libraries' destructors (the dynamic linker's)
+ * is registered when the program's main startup begins -- after the
+ * libraries' constructors, ours included.  A handler registered by our
+ * constructor would run after every destructor, the tool's own among them.
+ * So it is registered at the first event, from the program's code (as
+ * LLVM libomp registers its own at its lazy initialization); the library
+ * destructor below covers programs that never reach an event. */
+static _Atomic bool exit_handler_registered;
+
 static void finalize_at_exit(void)
+{
+    xomp_ompt_finalize();
+}
+
+void xomp_ompt_exit_handler(void)
+{
+    /* relaxed: a repeated registration is harmless (finalization runs
+     * once); the exchange makes it rare. */
+    if (!atomic_load_explicit(&exit_handler_registered, memory_order_relaxed) &&
+        !atomic_exchange_explicit(&exit_handler_registered, true, memory_order_relaxed))
+        atexit(finalize_at_exit);
+}
+
+__attribute__((destructor)) static void finalize_at_unload(void)
 {
     xomp_ompt_finalize();
 }
@@ -251,8 +275,8 @@ void xomp_ompt_init(void)
     xomp_cfg.hooks = true;
     xomp_cfg.plain_tasks = false;
     exit_key_made = pthread_key_create(&exit_key, initial_thread_exit) == 0;
+    /* (The exit handler is registered later: xomp_ompt_exit_handler.) */
     xomp_ompt_thread_begin(thr, ompt_thread_initial);
-    atexit(finalize_at_exit);
 }
 
 void xomp_ompt_finalize(void)

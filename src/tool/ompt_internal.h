@@ -42,6 +42,11 @@ ompt_data_t *xomp_ompt_parallel_of(struct xomp_thread *thr, struct xomp_task *t)
 /* The frame reported for every task: xomp does not track frames. */
 extern ompt_frame_t xomp_ompt_no_frame;
 
+/* Make sure the tool is finalized at exit: registers the exit handler at
+ * the first event, which comes from the program's own code (see
+ * ompt_init.c); cheap after the first call. */
+void xomp_ompt_exit_handler(void);
+
 /* Have initial thread `thr` (a program thread other than the first)
  * dispatch its initial task's end and its thread_end when it exits. */
 void xomp_ompt_watch_thread_exit(struct xomp_thread *thr);
