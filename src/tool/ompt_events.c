@@ -94,8 +94,11 @@ void xomp_ompt_thread_end(struct xomp_thread *thr)
     if (thr->ompt.type == ompt_thread_initial) {
         ompt_callback_implicit_task_t implicit =
             XOMP_OMPT_CB(implicit_task, ompt_callback_implicit_task_t);
+        /* The initial task's region outlives it: its data is passed (as
+         * LLVM libomp does; LLVM 14's Archer reads it). */
         if (implicit)
-            implicit(ompt_scope_end, NULL, &thr->initial_task.tool_data, 0, 1, ompt_task_initial);
+            implicit(ompt_scope_end, &thr->ompt.initial_parallel, &thr->initial_task.tool_data, 0,
+                     1, ompt_task_initial);
     }
     ompt_callback_thread_end_t end = XOMP_OMPT_CB(thread_end, ompt_callback_thread_end_t);
     if (end)
