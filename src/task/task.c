@@ -202,10 +202,12 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     t->owner = thr;
     thr->task = t;
     thr->depth++;
-    int ompt_saved = 0;
-    XOMP_HOOK(XOMP_PROF_TASK_BEGIN_HOOKED(thr, t);
-              ompt_saved = xomp_ompt_task_begin(thr, prev, t));
     bool discarded = xomp_cfg.cancellation && task_cancelled(t);
+    /* A discarded task never begins: a tool is only told it is cancelled
+     * (task_end_hooked). */
+    int ompt_saved = thr->ompt.state;
+    XOMP_HOOK(XOMP_PROF_TASK_BEGIN_HOOKED(thr, t);
+              if (!discarded) ompt_saved = xomp_ompt_task_begin(thr, prev, t));
     if (!discarded)
         t->fn(t->data);
     if (XOMP_HOOKS_ON()) {

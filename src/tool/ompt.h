@@ -90,8 +90,9 @@ void xomp_ompt_task_create(struct xomp_thread *thr, struct xomp_task *parent, st
 /* `t` (explicit) begins on this thread, suspending `prior`; returns the
  * thread's state before, for xomp_ompt_task_end. */
 int xomp_ompt_task_begin(struct xomp_thread *thr, struct xomp_task *prior, struct xomp_task *t);
-/* `t`'s body returned (status ompt_task_complete, ompt_task_detach or
- * ompt_task_cancel); `next` resumes. */
+/* `t`'s body returned (status ompt_task_complete or ompt_task_detach),
+ * or `t` was discarded without starting (ompt_task_cancel, after its
+ * cancel callback); `next` resumes. */
 void xomp_ompt_task_end(struct xomp_thread *thr, struct xomp_task *t, ompt_task_status_t status,
                         struct xomp_task *next, int saved_state);
 /* omp_fulfill_event on `t`: before its body ended (early) or after

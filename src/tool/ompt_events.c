@@ -267,9 +267,14 @@ void xomp_ompt_task_end(struct xomp_thread *thr, struct xomp_task *t, ompt_task_
                         struct xomp_task *next, int saved_state)
 {
     if (status == ompt_task_cancel) {
+        /* Discarded unstarted: its region or its taskgroup was cancelled.
+         * acquire: pairs with GOMP_cancel's release store. */
+        int what = t->team && atomic_load_explicit(&t->team->cancelled, memory_order_acquire)
+                       ? ompt_cancel_parallel
+                       : ompt_cancel_taskgroup;
         ompt_callback_cancel_t cancel = XOMP_OMPT_CB(cancel, ompt_callback_cancel_t);
         if (cancel)
-            cancel(&t->tool_data, ompt_cancel_discarded_task, NULL);
+            cancel(&t->tool_data, ompt_cancel_discarded_task | what, NULL);
     }
     ompt_callback_task_schedule_t cb = XOMP_OMPT_CB(task_schedule, ompt_callback_task_schedule_t);
     if (cb)

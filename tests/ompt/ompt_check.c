@@ -44,7 +44,9 @@
  * inside the program is finalized after the program's destructors; the
  * ancestors ompt_get_task_info gives are the tasks beneath on the thread,
  * not the generating ones (the parent/child links are not checked); the
- * task of a taskwait with dependences is created before its region.
+ * task of a taskwait with dependences is created before its region; a task
+ * that cancels its taskgroup ends with the status of a discarded one; a
+ * cancelled loop's work region does not end.
  */
 #define _GNU_SOURCE
 #include "ompt_check.h"
@@ -100,6 +102,7 @@ struct ws_instance {
     uint64_t count;       /* iterations or sections */
     uint64_t dispatched;  /* iterations dispatched, summed over members */
     bool dispatching;
+    bool cancelled;       /* a member reported its cancellation */
     int executors;        /* single */
 };
 
@@ -447,7 +450,8 @@ static void check_instances(struct region *r)
         if (w->kind == ompt_work_single_executor || w->kind == ompt_work_single_other)
             EXPECT(w->executors == 1, "region %ld: single construct %u executed %d times", r->id,
                    i, w->executors);
-        if (w->dispatching && (w->kind == ompt_work_loop || w->kind == ompt_work_sections))
+        if (w->dispatching && !w->cancelled &&
+            (w->kind == ompt_work_loop || w->kind == ompt_work_sections))
             EXPECT(w->dispatched == w->count,
                    "region %ld: worksharing construct %u of %lu iterations dispatched %lu", r->id,
                    i, (unsigned long)w->count, (unsigned long)w->dispatched);
@@ -555,6 +559,9 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         check_context(self, t, task_data, __LINE__);
     } else {
         struct task *t = task_of(task_data);
+        /* (LLVM libomp does not end a cancelled loop's work region.) */
+        while (lenient && self->depth && self->stack[self->depth - 1].kind == FR_WORK)
+            self->depth--;
         struct frame *f = top(self);
         EXPECT(t && f && f->kind == FR_TASK && f->obj == t,
                "thread %ld: implicit_task end, but %s is innermost", self->id, frame_name(f));
@@ -723,8 +730,25 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t st
             push(self, FR_TASK, 0, next);
         }
         break;
-    case ompt_task_complete:
     case ompt_task_cancel:
+        /* Discarded: it never started; the running task goes on.  (LLVM
+         * libomp also ends the task that cancelled its taskgroup so, and
+         * names other tasks as resumed.) */
+        if (lenient && prior_on_top) {
+            self->depth--;
+            complete(prior, __LINE__);
+            break;
+        }
+        EXPECT(prior && prior->state == CREATED,
+               "thread %ld: task_schedule cancels a task that started", self->id);
+        start(self, prior, __LINE__);
+        if (prior)
+            complete(prior, __LINE__);
+        EXPECT(lenient || (next && next == current_task(self)),
+               "thread %ld: the task resumed after a discarded one is not the running one",
+               self->id);
+        break;
+    case ompt_task_complete:
     case ompt_task_detach:
         EXPECT(prior_on_top && prior->state == RUNNING,
                "thread %ld: task_schedule ends a task that is not running innermost (%s)",
@@ -1123,11 +1147,18 @@ static void on_cancel(ompt_data_t *task_data, int flags, const void *codeptr_ra)
                         ompt_cancel_taskgroup);
     int how = flags & (ompt_cancel_activated | ompt_cancel_detected | ompt_cancel_discarded_task);
     EXPECT(task_of(task_data), "cancel of an unknown task");
-    EXPECT(how && (how & (how - 1)) == 0 &&
-               (how == ompt_cancel_discarded_task ? !what : what && !(what & (what - 1))),
+    /* One of activated, detected, discarded, with its construct (a
+     * discarded task may come without one). */
+    EXPECT(how && (how & (how - 1)) == 0 && !(what & (what - 1)) &&
+               (what || how == ompt_cancel_discarded_task),
            "cancel with flags %#x", flags);
     if (how == ompt_cancel_activated)
         seen.cancels++;
+    /* A cancelled loop or sections need not hand out all its work. */
+    struct frame *f = top(self);
+    if ((what & (ompt_cancel_loop | ompt_cancel_sections)) && f && f->kind == FR_WORK &&
+        (f->sub == ompt_work_loop || f->sub == ompt_work_sections) && f->obj)
+        ((struct ws_instance *)f->obj)->cancelled = true;
     leave();
 }
 
