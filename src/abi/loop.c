@@ -76,13 +76,14 @@ static bool long_doacross_start(const void *codeptr, unsigned ncounts, const lon
     return copy_out(xomp_loop_start(&a, istart ? &vs : NULL, &ve), &vs, &ve, istart, iend);
 }
 
-static void parallel_loop_begin(const struct xomp_region_call *call, void (*fn)(void *),
+static void parallel_loop_begin(const void *codeptr, bool runtime_invokes, void (*fn)(void *),
                                 void *data, unsigned num_threads, long start, long end, long incr,
                                 struct xomp_sched s, unsigned flags)
 {
     struct xomp_loop l;
     xomp_loop_of_long(&l, start, end, incr);
-    xomp_parallel_loop_start(fn, data, num_threads, flags, &l, s, false, call);
+    xomp_parallel_loop_start(fn, data, num_threads, flags, &l, s, false, codeptr,
+                             runtime_invokes);
 }
 
 /* The legacy split form: the program runs fn for the master. */
@@ -90,16 +91,14 @@ static void parallel_loop(const void *codeptr, void (*fn)(void *), void *data,
                           unsigned num_threads, long start, long end, long incr,
                           struct xomp_sched s, unsigned flags)
 {
-    parallel_loop_begin(&(struct xomp_region_call){codeptr, false}, fn, data, num_threads, start,
-                        end, incr, s, flags);
+    parallel_loop_begin(codeptr, false, fn, data, num_threads, start, end, incr, s, flags);
 }
 
 static void parallel_loop_run(const void *codeptr, void (*fn)(void *), void *data,
                               unsigned num_threads, long start, long end, long incr,
                               struct xomp_sched s, unsigned flags)
 {
-    parallel_loop_begin(&(struct xomp_region_call){codeptr, true}, fn, data, num_threads, start,
-                        end, incr, s, flags);
+    parallel_loop_begin(codeptr, true, fn, data, num_threads, start, end, incr, s, flags);
     fn(data);
     xomp_parallel_end();
 }

@@ -37,11 +37,13 @@ static unsigned sections_start(unsigned count, uintptr_t *reductions, void **mem
 }
 
 static void parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
-                              unsigned count, unsigned flags, const struct xomp_region_call *call)
+                              unsigned count, unsigned flags, const void *codeptr,
+                              bool runtime_invokes)
 {
     struct xomp_loop l;
     sections_loop(&l, count);
-    xomp_parallel_loop_start(fn, data, num_threads, flags, &l, one_at_a_time, true, call);
+    xomp_parallel_loop_start(fn, data, num_threads, flags, &l, one_at_a_time, true, codeptr,
+                             runtime_invokes);
 }
 
 XOMP_EXPORT unsigned GOMP_sections_start(unsigned count)
@@ -63,15 +65,13 @@ XOMP_EXPORT unsigned GOMP_sections_next(void)
 XOMP_EXPORT void GOMP_parallel_sections_start(void (*fn)(void *), void *data,
                                               unsigned num_threads, unsigned count)
 {
-    parallel_sections(fn, data, num_threads, count, 0,
-                      &(struct xomp_region_call){XOMP_CODEPTR(), false});
+    parallel_sections(fn, data, num_threads, count, 0, XOMP_CODEPTR(), false);
 }
 
 XOMP_EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
                                         unsigned count, unsigned flags)
 {
-    parallel_sections(fn, data, num_threads, count, flags,
-                      &(struct xomp_region_call){XOMP_CODEPTR(), true});
+    parallel_sections(fn, data, num_threads, count, flags, XOMP_CODEPTR(), true);
     fn(data);
     xomp_parallel_end();
 }

@@ -527,11 +527,11 @@ void xomp_scope_start(uintptr_t *reductions, const void *codeptr)
 
 void xomp_parallel_loop_start(void (*fn)(void *), void *data, unsigned num_threads,
                               unsigned flags, const struct xomp_loop *l, struct xomp_sched s,
-                              bool sections, const struct xomp_region_call *call)
+                              bool sections, const void *codeptr, bool runtime_invokes)
 {
-    xomp_parallel_start(fn, data, num_threads, flags, call);
+    xomp_parallel_start(fn, data, num_threads, flags, codeptr, runtime_invokes);
     /* The other members only join construct 0 (xomp_ws_join_prepared), so
      * the master is its first member and describes it. */
-    struct xomp_loop_args a = {.loop = l, .sched = s, .sections = sections, .codeptr = call->codeptr};
+    struct xomp_loop_args a = {.loop = l, .sched = s, .sections = sections, .codeptr = codeptr};
     enter(xomp_self(), &a);
 }

@@ -110,10 +110,9 @@ void xomp_scope_start(uintptr_t *reductions, const void *codeptr);
  * construct is this loop, already set up, so that every member's first
  * call is xomp_loop_next.  The caller then runs fn(data) and ends the
  * region. */
-struct xomp_region_call;
 void xomp_parallel_loop_start(void (*fn)(void *), void *data, unsigned num_threads,
                               unsigned flags, const struct xomp_loop *l, struct xomp_sched s,
-                              bool sections, const struct xomp_region_call *call);
+                              bool sections, const void *codeptr, bool runtime_invokes);
 
 /* ---- ordered (ordered.c) ---- */
 

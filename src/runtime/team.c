@@ -367,17 +367,17 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
 /* ---- regions ---- */
 
 void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
-                         const struct xomp_region_call *call)
+                         const void *codeptr, bool runtime_invokes)
 {
     struct xomp_thread *thr = xomp_self();
     xomp_parallel_start_in_taskgroup(fn, data, xomp_resolve_num_threads(thr, num_threads), flags,
-                                     NULL, num_threads, call);
+                                     NULL, num_threads, codeptr, runtime_invokes);
 }
 
 unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsigned n,
                                           unsigned flags, struct xomp_taskgroup *tg,
-                                          unsigned num_threads,
-                                          const struct xomp_region_call *call)
+                                          unsigned num_threads, const void *codeptr,
+                                          bool runtime_invokes)
 {
     struct xomp_thread *thr = xomp_self();
     struct xomp_team *outer = thr->team;
@@ -436,8 +436,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
 
     xomp_affinity_on_region_start(team, thr); /* OMP_DISPLAY_AFFINITY */
     /* Before any member starts: the tool sees the region begin first. */
-    XOMP_HOOK(xomp_ompt_parallel_begin(thr, team, num_threads, call->runtime_invokes,
-                                       call->codeptr));
+    XOMP_HOOK(xomp_ompt_parallel_begin(thr, team, num_threads, runtime_invokes, codeptr));
     for (unsigned i = 1; i < n; i++)
         xomp_thread_launch(team->workers[i].thread, team, i);
     member_begin(thr, team, 0);
@@ -486,9 +485,9 @@ void xomp_parallel_end(void)
 }
 
 void xomp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
-                   const struct xomp_region_call *call)
+                   const void *codeptr)
 {
-    xomp_parallel_start(fn, data, num_threads, flags, call);
+    xomp_parallel_start(fn, data, num_threads, flags, codeptr, true);
     fn(data);
     xomp_parallel_end();
 }

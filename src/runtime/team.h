@@ -137,17 +137,14 @@ struct xomp_team {
     struct xomp_worker *workers; /* [capacity] */
 };
 
-/* Where a parallel region comes from, for OMPT: the construct's code
- * address, and whether the runtime calls the region's function for the
- * master too (GOMP_parallel) or the program does (GOMP_parallel_start). */
-struct xomp_region_call {
-    const void *codeptr;
-    bool runtime_invokes;
-};
+/* Where a parallel region comes from, for OMPT (the region functions'
+ * last two arguments): the construct's code address, and whether the
+ * runtime calls the region's function for the master too (GOMP_parallel)
+ * or the program does (GOMP_parallel_start). */
 
 /* Run a parallel region: the GOMP_parallel body. */
 void xomp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
-                   const struct xomp_region_call *call);
+                   const void *codeptr);
 /* Start a team whose implicit tasks belong to taskgroup `tg` (parallel
  * task reductions).  The thread count is already resolved and reserved
  * (xomp_resolve_num_threads; it may still shrink when threads cannot be
@@ -155,11 +152,12 @@ void xomp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigne
  * which OMPT reports as the size requested. */
 unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsigned nthreads,
                                           unsigned flags, struct xomp_taskgroup *tg,
-                                          unsigned num_threads,
-                                          const struct xomp_region_call *call);
-/* The legacy split form: start the team, let the master run fn, end it. */
+                                          unsigned num_threads, const void *codeptr,
+                                          bool runtime_invokes);
+/* Start a team (the master then runs fn and ends the region): the legacy
+ * split form, and the combined constructs' start. */
 void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
-                         const struct xomp_region_call *call);
+                         const void *codeptr, bool runtime_invokes);
 void xomp_parallel_end(void);
 
 /* A team object with room for `capacity` members (deques, arrays), and its
