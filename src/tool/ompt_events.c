@@ -86,12 +86,15 @@ void xomp_ompt_thread_begin(struct xomp_thread *thr, ompt_thread_t type)
                  ompt_task_initial);
 }
 
+static void work_close(struct xomp_thread *thr);
+
 void xomp_ompt_thread_end(struct xomp_thread *thr)
 {
     if (!thr->ompt.type || thr->ompt.ended)
         return;
     thr->ompt.ended = true;
     if (thr->ompt.type == ompt_thread_initial) {
+        work_close(thr); /* a single its initial task executed last */
         ompt_callback_implicit_task_t implicit =
             XOMP_OMPT_CB(implicit_task, ompt_callback_implicit_task_t);
         /* The initial task's region outlives it: its data is passed (as
@@ -137,8 +140,6 @@ void xomp_ompt_implicit_begin(struct xomp_thread *thr, struct xomp_team *team, u
         cb(ompt_scope_begin, &team->ompt.parallel_data, &t->tool_data, team->nthreads, id,
            ompt_task_implicit);
 }
-
-static void work_close(struct xomp_thread *thr);
 
 void xomp_ompt_implicit_end(struct xomp_thread *thr, struct xomp_team *team, unsigned id)
 {
