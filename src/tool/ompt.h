@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* OpenMP 5.2 values that LLVM 14's omp-tools.h predates. */
 #define XOMP_OMPT_DEPENDENCE_OUT_ALL_MEMORY 34   /* ompt_dependence_type_out_all_memory */
@@ -44,6 +45,9 @@ extern _Atomic bool xomp_ompt_active;
 void xomp_ompt_init(void);
 /* Finalize the tool now (ompt_finalize_tool, or at exit). */
 void xomp_ompt_finalize(void);
+/* OMP_DISPLAY_ENV's lines for tool-var, tool-libraries-var and
+ * tool-verbose-init-var. */
+void xomp_ompt_display_env(FILE *f);
 
 /* ---- threads ---- */
 

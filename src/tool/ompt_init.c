@@ -113,6 +113,22 @@ static void verbose_close(void)
     verbose = NULL;
 }
 
+/* tool-var as OMP_DISPLAY_ENV shows it: what xomp_ompt_init decides. */
+static bool tool_enabled(const char *setting)
+{
+    return !setting || value_blank(setting) || value_is(setting, "enabled");
+}
+
+void xomp_ompt_display_env(FILE *f)
+{
+    const char *libs = getenv("OMP_TOOL_LIBRARIES");
+    const char *verbose_init = getenv("OMP_TOOL_VERBOSE_INIT");
+    fprintf(f, "  OMP_TOOL = '%s'\n", tool_enabled(getenv("OMP_TOOL")) ? "enabled" : "disabled");
+    fprintf(f, "  OMP_TOOL_LIBRARIES = '%s'\n", libs ? libs : "");
+    fprintf(f, "  OMP_TOOL_VERBOSE_INIT = '%s'\n",
+            verbose_init && !value_blank(verbose_init) ? verbose_init : "disabled");
+}
+
 /* ---- finding the tool ---- */
 
 static ompt_start_tool_result_t *start(start_tool_fn fn)
@@ -238,12 +254,9 @@ __attribute__((destructor)) static void finalize_at_unload(void)
 void xomp_ompt_init(void)
 {
     const char *setting = getenv("OMP_TOOL");
-    bool enabled = true;
-    if (setting && !value_blank(setting) && !value_is(setting, "enabled")) {
-        enabled = false;
-        if (!value_is(setting, "disabled"))
-            xomp_env_invalid("OMP_TOOL", setting, "disabled (enabled or disabled)");
-    }
+    bool enabled = tool_enabled(setting);
+    if (!enabled && !value_is(setting, "disabled"))
+        xomp_env_invalid("OMP_TOOL", setting, "disabled (enabled or disabled)");
     verbose_open();
     if (!enabled) {
         note("OMP tool disabled.\n");
