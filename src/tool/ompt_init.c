@@ -208,8 +208,13 @@ static ompt_start_tool_result_t *find_tool(void)
 static void initial_thread_exit(void *arg)
 {
     struct xomp_thread *thr = arg;
-    if (atomic_load_explicit(&xomp_ompt_active, memory_order_relaxed))
-        xomp_ompt_thread_end(thr);
+    if (!atomic_load_explicit(&xomp_ompt_active, memory_order_relaxed))
+        return;
+    /* The threads its outermost team kept go back to the pool, where
+     * finalization finds them (they would never end otherwise). */
+    if (!thr->team)
+        xomp_team_release_hot_threads(thr);
+    xomp_ompt_thread_end(thr);
 }
 
 /* A program thread other than the first: its end events come from its

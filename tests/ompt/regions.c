@@ -12,6 +12,7 @@
 #include "xomp_test.h"
 
 #include <omp.h>
+#include <pthread.h>
 
 static int fails;
 
@@ -180,9 +181,40 @@ static void mutexes(void)
     checkpoint("mutexes", c);
 }
 
+/* Another thread of the program meets OpenMP: an initial thread of its
+ * own (thread_begin, its initial task), which ends when it exits. */
+static void *other_initial_thread(void *arg)
+{
+    int *members = arg;
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp atomic
+        (*members)++;
+    }
+    return NULL;
+}
+
+static void another_initial_thread(void)
+{
+    int members = 0;
+    pthread_t t;
+    if (pthread_create(&t, NULL, other_initial_thread, &members) != 0) {
+        fprintf(stderr, "FAIL: pthread_create\n");
+        fails++;
+        return;
+    }
+    pthread_join(t, NULL);
+    CHECK(members >= 1 && members <= 2, "the other thread's region had %d members", members);
+    struct ompt_check_counts c = OMPT_CHECK_ANY;
+    c.regions = 1;
+    c.tasks = 0;
+    checkpoint("another initial thread", c);
+}
+
 int main(void)
 {
     regions();
+    another_initial_thread();
     worksharing();
     mutexes();
     /* One more region after the checkpoints: the workers end at exit. */
