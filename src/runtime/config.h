@@ -148,7 +148,9 @@ const char *xomp_profile_mode_name(enum xomp_profile_mode mode);
 void xomp_display_env(bool verbose);
 
 /* The nthreads-var / bind-var an implicit task at the next nesting level
- * inherits from `parent` (the lists of OMP_NUM_THREADS / OMP_PROC_BIND). */
-void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child);
+ * inherits from `parent` (the lists of OMP_NUM_THREADS / OMP_PROC_BIND),
+ * for a region with `proc_bind_clause` (0: none, else enum xomp_proc_bind). */
+void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child,
+                         unsigned proc_bind_clause);
 
 #endif

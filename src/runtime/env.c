@@ -654,9 +654,15 @@ const char *xomp_profile_mode_name(enum xomp_profile_mode mode)
                : "?";
 }
 
-void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child)
+void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child,
+                         unsigned proc_bind_clause)
 {
     *child = *parent;
+    /* A proc_bind clause is the members' bind-var too, unless the
+     * OMP_PROC_BIND list has a value for the next level (libgomp does
+     * both); with bind-var false the clause is ignored. */
+    if (proc_bind_clause && parent->bind != XOMP_BIND_FALSE)
+        child->bind = (uint8_t)proc_bind_clause;
     if (parent->nthreads_pos + 1u < xomp_cfg.nthreads_list_len) {
         child->nthreads_pos = (uint8_t)(parent->nthreads_pos + 1);
         child->nthreads = xomp_cfg.nthreads_list[child->nthreads_pos];
