@@ -87,8 +87,9 @@ struct xomp_config {
     unsigned max_task_priority;
     bool cancellation;
     int display_env;              /* 0 no, 1 true, 2 verbose */
-    bool places_set;              /* OMP_PLACES given */
-    char places[256];             /* OMP_PLACES as given (parsed by topo) */
+    const char *places;           /* OMP_PLACES as given, or NULL (parsed by topo) */
+    const char *cpu_affinity;     /* GOMP_CPU_AFFINITY as given, or NULL (topo uses it
+                                     when OMP_PLACES is not set) */
 
     /* xomp's own knobs (XOMP_*). */
     unsigned queue_size;          /* tasks a deque holds before new ones run at once */

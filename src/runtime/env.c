@@ -363,17 +363,24 @@ static void env_display(void)
         invalid("OMP_DISPLAY_ENV", v, "false");
 }
 
+/* OMP_PLACES and GOMP_CPU_AFFINITY: kept as given, whatever their length (a
+ * machine's explicit place list can be long), and parsed by the topology
+ * module, which reports invalid values. */
+static const char *env_copy(const char *name)
+{
+    const char *v = getenv(name);
+    if (!v)
+        return NULL;
+    char *copy = strdup(v);
+    if (!copy)
+        xomp_fatal("out of memory reading %s", name);
+    return copy;
+}
+
 static void env_places(void)
 {
-    const char *v = getenv("OMP_PLACES");
-    if (!v)
-        return;
-    if (strlen(v) >= sizeof xomp_cfg.places) {
-        invalid("OMP_PLACES", "(too long)", "no places");
-        return;
-    }
-    strcpy(xomp_cfg.places, v);
-    xomp_cfg.places_set = true; /* validated by the topology module */
+    xomp_cfg.places = env_copy("OMP_PLACES");
+    xomp_cfg.cpu_affinity = env_copy("GOMP_CPU_AFFINITY");
 }
 
 /* XOMP_DLB_PLOCAL: a probability, a decimal number in [0, 1]. */

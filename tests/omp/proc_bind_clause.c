@@ -15,38 +15,22 @@
  */
 #include "xomp_test.h"
 
-#include <sched.h>
-
-static int stage(void)
-{
-    const char *s = getenv("XOMP_TEST_STAGE");
-    return s ? atoi(s) : 0;
-}
-
 /* Run again as `next` with OMP_PLACES={c0},{c1},... and OMP_PROC_BIND as
  * given (NULL: unset).  Returns only on failure. */
 static int run_stage(char **argv, int next, const char *proc_bind)
 {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    sched_getaffinity(0, sizeof set, &set);
+    static int cpus[CPU_SETSIZE];
     static char places[16 * CPU_SETSIZE];
+    int n = test_thread_cpus(cpus);
     size_t len = 0;
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-        if (CPU_ISSET(cpu, &set))
-            len += (size_t)snprintf(places + len, sizeof places - len, "%s{%d}", len ? "," : "",
-                                    cpu);
-    char stage_text[16];
-    snprintf(stage_text, sizeof stage_text, "%d", next);
-    setenv("XOMP_TEST_STAGE", stage_text, 1);
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(places + len, sizeof places - len, "%s{%d}", i ? "," : "", cpus[i]);
     setenv("OMP_PLACES", places, 1);
     if (proc_bind)
         setenv("OMP_PROC_BIND", proc_bind, 1);
     else
         unsetenv("OMP_PROC_BIND");
-    execv("/proc/self/exe", argv);
-    perror("execv /proc/self/exe");
-    return 1;
+    return test_run_stage(argv, next);
 }
 
 /* Every member of the current team records what it sees. */
@@ -154,7 +138,7 @@ static void stage_bind_false(void)
 int main(int argc, char **argv)
 {
     (void)argc;
-    switch (stage()) {
+    switch (test_stage()) {
     case 0:
         return run_stage(argv, 1, NULL);
     case 1:
