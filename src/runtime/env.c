@@ -242,8 +242,8 @@ static void env_schedule(void)
     if (*s == ',') {
         unsigned long c;
         const char *end;
-        if (kind == XOMP_SCHED_AUTO || !parse_ulong(s + 1, &c, &end) || *end || c == 0 ||
-            c > INT_MAX)
+        /* auto accepts a chunk too, which it ignores (libgomp keeps it). */
+        if (!parse_ulong(s + 1, &c, &end) || *end || c == 0 || c > INT_MAX)
             goto bad;
         chunk = (long)c;
     } else if (*s) {

@@ -90,8 +90,9 @@ static void stage_places_only(void)
     record();
     check_bind("proc_bind(primary)", n, omp_proc_bind_primary);
     for (int i = 0; i < n; i++)
-        CHECK(seen_place[i] == seen_place[0], "proc_bind(primary): member %d on place %d, primary on %d",
-              i, seen_place[i], seen_place[0]);
+        CHECK(seen_place[i] == seen_place[0],
+              "proc_bind(primary): member %d on place %d, primary on %d", i, seen_place[i],
+              seen_place[0]);
     clear();
 #pragma omp parallel num_threads(n) proc_bind(close)
     record();
@@ -124,8 +125,9 @@ static void stage_bind_false(void)
     record();
     check_bind("proc_bind(close) under OMP_PROC_BIND=false", n, omp_proc_bind_false);
     for (int i = 0; i < n; i++)
-        CHECK(seen_place[i] == -1, "proc_bind(close) under OMP_PROC_BIND=false: member %d bound to place %d",
-              i, seen_place[i]);
+        CHECK(seen_place[i] == -1,
+              "proc_bind(close) under OMP_PROC_BIND=false: member %d bound to place %d", i,
+              seen_place[i]);
     clear();
 #pragma omp parallel num_threads(n) proc_bind(spread)
     record();
