@@ -38,6 +38,8 @@ static const char *skip_space(const char *s)
 static bool parse_ulong(const char *s, unsigned long *out, const char **end)
 {
     s = skip_space(s);
+    if (*s == '+') /* as strtoul, and libgomp, read it */
+        s++;
     if (!isdigit((unsigned char)*s))
         return false;
     errno = 0;
@@ -211,12 +213,14 @@ static void env_schedule(void)
         return;
     const char *s = skip_space(v);
     int monotonic = -1; /* no modifier: static is monotonic (libgomp) */
-    if (!strncasecmp(s, "monotonic:", 10)) {
-        monotonic = 1;
-        s += 10;
-    } else if (!strncasecmp(s, "nonmonotonic:", 13)) {
-        monotonic = 0;
-        s += 13;
+    static const char *const modifiers[] = {"nonmonotonic", "monotonic"};
+    for (int m = 0; m < 2; m++) {
+        size_t n = strlen(modifiers[m]);
+        if (!strncasecmp(s, modifiers[m], n) && *skip_space(s + n) == ':') {
+            monotonic = m;
+            s = skip_space(s + n) + 1;
+            break;
+        }
     }
     s = skip_space(s);
     static const struct {
@@ -227,10 +231,12 @@ static void env_schedule(void)
                  {"guided", XOMP_SCHED_GUIDED},
                  {"auto", XOMP_SCHED_AUTO}};
     int kind = 0;
+    const char *kind_word = NULL;
     for (size_t i = 0; i < 4; i++) {
         size_t n = strlen(kinds[i].word);
         if (!strncasecmp(s, kinds[i].word, n) && !isalpha((unsigned char)s[n])) {
             kind = kinds[i].kind;
+            kind_word = kinds[i].word;
             s += n;
             break;
         }
@@ -240,12 +246,21 @@ static void env_schedule(void)
     s = skip_space(s);
     long chunk = kind == XOMP_SCHED_STATIC ? 0 : 1;
     if (*s == ',') {
-        unsigned long c;
+        /* A chunk of 0 is the kind's default, as libgomp reads it; a
+         * negative one keeps the kind with its default chunk. */
+        const char *c = skip_space(s + 1);
+        bool negative = *c == '-';
+        unsigned long n;
         const char *end;
-        /* auto accepts a chunk too, which it ignores (libgomp keeps it). */
-        if (!parse_ulong(s + 1, &c, &end) || *end || c == 0 || c > INT_MAX)
+        if (!parse_ulong(negative ? c + 1 : c, &n, &end) || *end || n > INT_MAX)
             goto bad;
-        chunk = (long)c;
+        if (negative && n > 0) {
+            char fallback[64];
+            snprintf(fallback, sizeof fallback, "%s with its default chunk", kind_word);
+            invalid("OMP_SCHEDULE", v, fallback);
+        } else if (n > 0) {
+            chunk = (long)n;
+        }
     } else if (*s) {
         goto bad;
     }

@@ -450,14 +450,26 @@ bool xomp_place_bind_self(int place)
     return pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &place_list[place].cpus) == 0;
 }
 
+/* libgomp's form: a run of consecutive CPUs as first:count ({0:2},{2}). */
 void xomp_places_print(FILE *f)
 {
     for (int i = 0; i < place_count; i++) {
         fputs(i ? ",{" : "{", f);
         int printed = 0;
-        for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-            if (CPU_ISSET(cpu, &place_list[i].cpus))
-                fprintf(f, printed++ ? ",%d" : "%d", cpu);
+        for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+            if (!CPU_ISSET(cpu, &place_list[i].cpus))
+                continue;
+            int run = 1;
+            while (cpu + run < CPU_SETSIZE && CPU_ISSET(cpu + run, &place_list[i].cpus))
+                run++;
+            if (printed++)
+                fputc(',', f);
+            if (run > 1)
+                fprintf(f, "%d:%d", cpu, run);
+            else
+                fprintf(f, "%d", cpu);
+            cpu += run - 1;
+        }
         fputc('}', f);
     }
 }
