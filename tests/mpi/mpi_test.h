@@ -7,11 +7,11 @@
  *
  * - mpi_test_init(&argc, &argv, level, name): MPI_Init_thread asking for
  *   `level`; a library that provides less fails the test (Debian's Open MPI
- *   provides MPI_THREAD_MULTIPLE).  Starts a watchdog thread: when no
- *   mpi_test_tick() arrives for XOMP_TEST_WATCHDOG_S seconds (default 60)
- *   the rank prints "FAIL: NAME: rank R: no progress ... in phase P" and
- *   exits, and mpirun then stops the other ranks: a hang fails quickly,
- *   well before CTest's timeout.
+ *   provides MPI_THREAD_MULTIPLE).  Starts the watchdog of
+ *   tests/progress/progress.h: when no mpi_test_tick() arrives for
+ *   XOMP_TEST_WATCHDOG_S seconds the rank prints "FAIL: NAME rank R: no
+ *   progress ... in phase P" and exits, and mpirun then stops the other
+ *   ranks: a hang fails quickly, well before CTest's timeout.
  * - mpi_test_phase("..."): names the scenario now running (for that
  *   message) and ticks.
  * - mpi_test_finish(): sums every rank's failed CHECKs, finalizes MPI and
@@ -22,36 +22,21 @@
 #ifndef XOMP_MPI_TEST_H
 #define XOMP_MPI_TEST_H
 
-#include "xomp_test.h"
+#include "../progress/progress.h"
 
-#include <errno.h>
 #include <mpi.h>
-#include <pthread.h>
-#include <time.h>
+#include <stdint.h>
 
-static const char *mpi_test_name = "?";
-static const char *volatile mpi_test_phase_name = "init";
-static unsigned long mpi_test_ticks;
 static int mpi_test_rank, mpi_test_ranks;
 
 static inline void mpi_test_tick(void)
 {
-    __atomic_add_fetch(&mpi_test_ticks, 1, __ATOMIC_RELAXED);
+    progress_tick();
 }
 
 static inline void mpi_test_phase(const char *phase)
 {
-    __atomic_store_n(&mpi_test_phase_name, phase, __ATOMIC_RELAXED);
-    mpi_test_tick();
-    if (getenv("XOMP_TEST_VERBOSE"))
-        fprintf(stderr, "%s: rank %d: %s\n", mpi_test_name, mpi_test_rank, phase);
-}
-
-static inline void mpi_test_sleep_us(long us)
-{
-    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
+    progress_phase(phase);
 }
 
 static inline double mpi_test_now(void)
@@ -59,36 +44,6 @@ static inline double mpi_test_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void *mpi_test_watchdog(void *arg)
-{
-    int limit = *(int *)arg;
-    unsigned long last = __atomic_load_n(&mpi_test_ticks, __ATOMIC_RELAXED);
-    for (int still = 0;;) {
-        mpi_test_sleep_us(1000000);
-        unsigned long now = __atomic_load_n(&mpi_test_ticks, __ATOMIC_RELAXED);
-        if (now != last) {
-            last = now;
-            still = 0;
-            continue;
-        }
-        if (++still < limit)
-            continue;
-        char msg[512];
-        int len = snprintf(msg, sizeof msg,
-                           "FAIL: %s: rank %d: no progress after %d s (hang) in phase '%s' "
-                           "(OMP_NUM_THREADS=%s)\n",
-                           mpi_test_name, mpi_test_rank, limit,
-                           __atomic_load_n(&mpi_test_phase_name, __ATOMIC_RELAXED),
-                           getenv("OMP_NUM_THREADS") ? getenv("OMP_NUM_THREADS") : "unset");
-        if (len > 0) {
-            ssize_t w = write(2, msg, (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1);
-            (void)w;
-        }
-        _exit(3);
-    }
-    return NULL;
 }
 
 static const char *mpi_test_level_name(int level)
@@ -102,23 +57,10 @@ static const char *mpi_test_level_name(int level)
     }
 }
 
+static const char *mpi_test_name = "?";
+
 static inline void mpi_test_init(int *argc, char ***argv, int level, const char *name)
 {
-    mpi_test_name = name;
-    static int limit = 60;
-    const char *s = getenv("XOMP_TEST_WATCHDOG_S");
-    if (s && atoi(s) > 0)
-        limit = atoi(s);
-    pthread_t tid;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&tid, &attr, mpi_test_watchdog, &limit) != 0) {
-        fprintf(stderr, "FAIL: %s: cannot start the watchdog thread\n", name);
-        exit(1);
-    }
-    pthread_attr_destroy(&attr);
-
     int provided = -1;
     MPI_Init_thread(argc, argv, level, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &mpi_test_rank);
@@ -128,7 +70,11 @@ static inline void mpi_test_init(int *argc, char ***argv, int level, const char 
                 mpi_test_rank, mpi_test_level_name(level), mpi_test_level_name(provided));
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    mpi_test_tick();
+    /* The watchdog's messages name the rank. */
+    static char label[128];
+    snprintf(label, sizeof label, "%s rank %d", name, mpi_test_rank);
+    mpi_test_name = name;
+    progress_start(label);
 }
 
 /* Every rank's failed checks, summed; rank 0 says how many. */
