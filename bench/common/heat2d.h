@@ -14,6 +14,9 @@
 
 #include "bench.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 /* The starting grid, n x n. */
 static inline void heat2d_initialise(double *g, long n)
 {
@@ -52,6 +55,37 @@ static inline void heat2d_serial_sweeps(double *g0, double *g1, long n, long swe
         for (long i = 1; i < n - 1; i++)
             heat2d_update_row(src, dst, n, i);
     }
+}
+
+/* The grid after `sweeps` serial sweeps from the start: n x n, malloc'd
+ * (free it), or NULL when memory runs out. */
+static inline double *heat2d_reference(long n, long sweeps)
+{
+    size_t bytes = (size_t)n * (size_t)n * sizeof(double);
+    double *g[2] = {malloc(bytes), malloc(bytes)};
+    if (!g[0] || !g[1]) {
+        free(g[0]);
+        free(g[1]);
+        return NULL;
+    }
+    heat2d_initialise(g[0], n);
+    memcpy(g[1], g[0], bytes);
+    heat2d_serial_sweeps(g[0], g[1], n, sweeps);
+    free(g[1 - sweeps % 2]);
+    return g[sweeps % 2];
+}
+
+/* How many of `count` points differ, bit for bit; *first gets the index of
+ * the first (-1 when none). */
+static inline long heat2d_differences(const double *got, const double *want, long count,
+                                      long *first)
+{
+    long differ = 0;
+    *first = -1;
+    for (long k = 0; k < count; k++)
+        if (memcmp(&got[k], &want[k], sizeof(double)) != 0 && differ++ == 0)
+            *first = k;
+    return differ;
 }
 
 #endif
