@@ -7,14 +7,16 @@
  * task.  Rank r holds an even share of the buckets (hybrid_share) and
  * hashes an even share of the nonces.  Each task hashes B nonces, stores
  * the records of this rank's buckets at once and sends the others, grouped
- * per owner, with one MPI_Isend each; until its sends complete, it receives
+ * per owner, with one MPI_Isend each, without waiting for it (its thread
+ * frees the buffers of completed sends at its next task); then it receives
  * whatever batches have arrived (MPI_Improbe + MPI_Mrecv, so two threads
  * never race for one message) and stores them.  When all of a rank's tasks
  * are done, its master sends every other rank one 8-byte message, the
- * number of records it sent there, and receives until each rank's count
- * has come (a batch is a multiple of 32 bytes, never 8; per sender the
- * count arrives after its batches: MPI keeps the order of one sender's
- * messages, and the count is sent after its batches' sends completed).
+ * number of records it sent there, receives until each rank's count has
+ * come (a batch is a multiple of 32 bytes, never 8; per sender the count
+ * arrives after its batches: MPI keeps the order of the messages one
+ * sender posts in order, and the taskwait orders the count after every
+ * batch), then waits for its own last sends.
  * Tasks call MPI from any thread: MPI_THREAD_MULTIPLE.
  *
  * verify: each rank checks its buckets with posp_plot_check (every record
@@ -30,8 +32,10 @@
 #include "plot.h"
 
 #include <inttypes.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define RECORDS_TAG 7
 
@@ -114,20 +118,74 @@ static void take_arrived(void)
     }
 }
 
-/* One task: hash nonces [first, first + count), keep this rank's records,
- * send the others to their owners. */
-static void hash_batch(uint64_t first, uint64_t count)
+/* Sends not known to be complete: each thread keeps its own list (tied
+ * tasks: a task stays on its thread), retires what completed at the start
+ * of each of its tasks, and the master waits for the rest at the end. */
+struct pending_send {
+    MPI_Request req;
+    struct posp_record *records;
+};
+
+struct pending_list {
+    struct pending_send *items;
+    int count, cap;
+    char pad[64];
+};
+
+static struct pending_list *pending;
+static int pending_lists;
+
+static void retire_completed(struct pending_list *l)
 {
-    int ranks = hybrid_ranks;
-    struct posp_record *outgoing = malloc((size_t)count * sizeof *outgoing);
-    int *dest = malloc((size_t)count * sizeof *dest);
-    uint64_t *per_rank = calloc((size_t)ranks + 1, sizeof *per_rank);
-    struct posp_record *grouped = malloc((size_t)count * sizeof *grouped);
-    MPI_Request *reqs = malloc((size_t)ranks * sizeof *reqs);
-    if (!outgoing || !dest || !per_rank || !grouped || !reqs) {
+    int kept = 0;
+    for (int i = 0; i < l->count; i++) {
+        int done = 0;
+        MPI_Test(&l->items[i].req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            free(l->items[i].records);
+        else
+            l->items[kept++] = l->items[i];
+    }
+    l->count = kept;
+}
+
+static void remember(struct pending_list *l, MPI_Request req, struct posp_record *records)
+{
+    if (l->count == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        struct pending_send *items = realloc(l->items, (size_t)cap * sizeof *items);
+        if (!items) {
+            fprintf(stderr, "mpi-posp: out of memory\n");
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        l->items = items;
+        l->cap = cap;
+    }
+    l->items[l->count++] = (struct pending_send){req, records};
+}
+
+static void *checked_malloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
         fprintf(stderr, "mpi-posp: out of memory for a batch\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    return p;
+}
+
+/* One task: hash nonces [first, first + count), keep this rank's records,
+ * send the others to their owners (without waiting for the sends), and
+ * store what has arrived from the other ranks. */
+static void hash_batch(uint64_t first, uint64_t count)
+{
+    struct pending_list *mine = &pending[omp_get_thread_num() % pending_lists];
+    retire_completed(mine);
+    int ranks = hybrid_ranks;
+    struct posp_record *outgoing = checked_malloc((size_t)count * sizeof *outgoing);
+    int *dest = checked_malloc((size_t)count * sizeof *dest);
+    uint64_t *per_rank = checked_malloc((size_t)ranks * sizeof *per_rank);
+    memset(per_rank, 0, (size_t)ranks * sizeof *per_rank);
     uint64_t remote = 0;
     for (uint64_t nonce = first; nonce < first + count; nonce++) {
         uint8_t hash[POSP_HASH_LEN];
@@ -142,35 +200,24 @@ static void hash_batch(uint64_t first, uint64_t count)
         }
         outgoing[remote] = r;
         dest[remote++] = to;
-        per_rank[to + 1]++;
+        per_rank[to]++;
     }
-    /* Group by owner (a counting sort), one message each. */
-    for (int r = 0; r < ranks; r++)
-        per_rank[r + 1] += per_rank[r];
-    uint64_t *fill = calloc((size_t)ranks, sizeof *fill);
-    if (!fill) {
-        fprintf(stderr, "mpi-posp: out of memory for a batch\n");
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    for (uint64_t i = 0; i < remote; i++)
-        grouped[per_rank[dest[i]] + fill[dest[i]]++] = outgoing[i];
-    int sends = 0;
+    /* One message per owner. */
     for (int r = 0; r < ranks; r++) {
-        uint64_t c = per_rank[r + 1] - per_rank[r];
-        if (!c)
+        if (!per_rank[r])
             continue;
-        MPI_Isend(&grouped[per_rank[r]], (int)(c * sizeof *grouped), MPI_BYTE, r, RECORDS_TAG,
-                  MPI_COMM_WORLD, &reqs[sends++]);
-        __atomic_add_fetch(&sent_to[r], c, __ATOMIC_RELAXED);
+        struct posp_record *batch_out = checked_malloc((size_t)per_rank[r] * sizeof *batch_out);
+        uint64_t k = 0;
+        for (uint64_t i = 0; i < remote; i++)
+            if (dest[i] == r)
+                batch_out[k++] = outgoing[i];
+        MPI_Request req;
+        MPI_Isend(batch_out, (int)(k * sizeof *batch_out), MPI_BYTE, r, RECORDS_TAG,
+                  MPI_COMM_WORLD, &req);
+        remember(mine, req, batch_out);
+        __atomic_add_fetch(&sent_to[r], k, __ATOMIC_RELAXED);
     }
-    /* Until our batches are taken, take the others'. */
-    for (int done = 0; !done;) {
-        take_arrived();
-        MPI_Testall(sends, reqs, &done, MPI_STATUSES_IGNORE);
-    }
-    free(fill);
-    free(reqs);
-    free(grouped);
+    take_arrived();
     free(per_rank);
     free(dest);
     free(outgoing);
@@ -179,6 +226,12 @@ static void hash_batch(uint64_t first, uint64_t count)
 static void run_parallel(void)
 {
     serial_run = 0;
+    pending_lists = omp_get_max_threads();
+    pending = calloc((size_t)pending_lists, sizeof *pending);
+    if (!pending) {
+        fprintf(stderr, "mpi-posp: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     const uint64_t end = nonce_first + nonce_count;
 #pragma omp parallel
 #pragma omp single
@@ -190,7 +243,8 @@ static void run_parallel(void)
         }
 #pragma omp taskwait
         /* Our batches are all sent: say how many went where, then take
-         * the rest until every rank has said so too. */
+         * the rest until every rank has said so too, then wait for our
+         * last sends (the others have taken them all by then). */
         for (int r = 0; r < hybrid_ranks; r++) {
             if (r == hybrid_rank)
                 continue;
@@ -203,7 +257,16 @@ static void run_parallel(void)
             MPI_Mprobe(MPI_ANY_SOURCE, RECORDS_TAG, MPI_COMM_WORLD, &msg, &st);
             take(&msg, &st);
         }
+        for (int t = 0; t < pending_lists; t++) {
+            for (int i = 0; i < pending[t].count; i++) {
+                MPI_Wait(&pending[t].items[i].req, MPI_STATUS_IGNORE);
+                free(pending[t].items[i].records);
+            }
+            free(pending[t].items);
+        }
     }
+    free(pending);
+    pending = NULL;
 }
 
 static void run_serial(void)
