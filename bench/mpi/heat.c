@@ -30,7 +30,10 @@
  * tasks, so the graph finishes at any thread count, one included.  Tasks
  * call MPI from any thread: MPI_THREAD_MULTIPLE.
  *
- * tasks = SWEEPS x (blocks + 2) on this rank.
+ * tasks = SWEEPS x (blocks + 2) on this rank.  metric halo_wait_us: the
+ * time per sweep a rank's wait task spent blocked in MPI_Waitall (mean over
+ * the ranks), the part of the halo exchange the computation did not hide;
+ * stderr also shows one row's one-way time measured alone in setup.
  */
 #include "../common/heat2d.h"
 #include "hybrid.h"
@@ -50,6 +53,10 @@ static MPI_Request requests[2][4];
 static int request_count[2];
 static int serial_run;
 static double *serial_result; /* --serial: the whole grid */
+static long halo_wait_ns;     /* time the wait tasks spent in MPI_Waitall (atomic adds) */
+static double halo_raw_us;    /* one ghost row's one-way time, measured in setup */
+
+static void measure_raw_halo(void);
 
 static int setup(const char *param)
 {
@@ -71,6 +78,7 @@ static int setup(const char *param)
     first_row = 1 + (long)first;
     rows = (long)count;
     blocks = (rows + block_rows - 1) / block_rows;
+    halo_wait_ns = 0;
     for (int p = 0; p < 2; p++) {
         grid[p] = malloc((size_t)(rows + 2) * (size_t)n * sizeof(double));
         token[p] = malloc((size_t)blocks + 1);
@@ -79,6 +87,7 @@ static int setup(const char *param)
             return -1;
         }
     }
+    measure_raw_halo();
     return 0;
 }
 
@@ -125,7 +134,32 @@ static void exchange(long s)
 static void wait_exchange(long s)
 {
     int p = (int)(s % 2);
+    double t0 = MPI_Wtime();
     MPI_Waitall(request_count[p], requests[p], MPI_STATUSES_IGNORE);
+    __atomic_add_fetch(&halo_wait_ns, (long)((MPI_Wtime() - t0) * 1e9), __ATOMIC_RELAXED);
+}
+
+/* The one-way time of one ghost row between neighbours with nothing else
+ * running: the fastest of 20 round trips, halved (untimed, in setup). */
+static void measure_raw_halo(void)
+{
+    double *row = calloc((size_t)n, sizeof *row), best = 1e9;
+    int peer = hybrid_rank ^ 1;
+    for (int trial = 0; trial < 20 && row && peer < hybrid_ranks; trial++) {
+        double t0 = MPI_Wtime();
+        if (hybrid_rank % 2 == 0) {
+            MPI_Send(row, (int)n, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD);
+            MPI_Recv(row, (int)n, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(row, (int)n, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(row, (int)n, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD);
+        }
+        double half = (MPI_Wtime() - t0) / 2;
+        best = half < best ? half : best;
+    }
+    free(row);
+    double mine = peer < hybrid_ranks ? best * 1e6 : 0;
+    MPI_Allreduce(&mine, &halo_raw_us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 }
 
 static void update_block(long s, long b)
@@ -196,6 +230,19 @@ static enum bench_verdict verify(void)
                 "(%ld,%ld): %.17g, expected %.17g\n", hybrid_rank, differ, from + first / n,
                 first % n, got[first], want[from * n + first]);
     free(want);
+    if (!serial_run) {
+        /* How much of the halo exchange the tasks did not hide: the mean
+         * over the ranks of the time per sweep their wait task spent
+         * blocked, against one row's one-way time alone. */
+        double exposed = (double)halo_wait_ns / 1e3 / (double)sweeps, mean = 0;
+        MPI_Allreduce(&exposed, &mean, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        mean /= hybrid_ranks;
+        bench_report_metric("halo_wait_us", mean);
+        if (hybrid_rank == 0 && hybrid_ranks > 1)
+            fprintf(stderr, "mpi-heat: halo rows of %ld doubles: %.2f us one way alone; the "
+                    "wait tasks blocked %.2f us per sweep (mean over ranks)\n", n, halo_raw_us,
+                    mean);
+    }
     return differ ? BENCH_VERIFY_FAIL : BENCH_VERIFY_OK;
 }
 

@@ -17,7 +17,7 @@
 #           one, --bind-to none
 #
 # Every run gets --oversubscribe (the CI machine has 2 cores; 4 ranks or
-# 2 ranks x 2 threads oversubscribe it).  The variables are given to the
+# 2 ranks x 2 threads oversubscribe it) and mpi_yield_when_idle (below).  The variables are given to the
 # ranks with -x NAME=VALUE, so mpirun itself never loads an OpenMP runtime.
 # As root (the CI runs as root), and only then, mpirun needs
 # --allow-run-as-root, which this script adds.
@@ -85,7 +85,11 @@ while IFS='=' read -r name _; do
     esac
 done < <(env)
 
-launch=(--oversubscribe)
+# Open MPI's blocking calls poll; with more busy threads than cores (4
+# ranks, or ranks x threads above the cores, or a loaded CI machine) a rank
+# polling for a message from a rank that is not running would burn its
+# time slice: let it yield instead.
+launch=(--oversubscribe --mca mpi_yield_when_idle 1)
 # Open MPI refuses to start as root unless told; only the root user needs it.
 [ "$(id -u)" -eq 0 ] && launch+=(--allow-run-as-root)
 have_binding=0

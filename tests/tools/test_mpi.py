@@ -40,7 +40,7 @@ class LaunchCommand(unittest.TestCase):
                                                     "LD_PRELOAD": "/a.so /b.so"},
                               ["/k", "--class", "small"], is_root=False)
         self.assertEqual(cmd, ["/usr/bin/mpirun", "--oversubscribe", "--bind-to", "none",
-                               "-np", "2", "-x", "OMP_NUM_THREADS=1",
+                               "--mca", "mpi_yield_when_idle", "1", "-np", "2", "-x", "OMP_NUM_THREADS=1",
                                "-x", "LD_PRELOAD=/a.so /b.so", "/k", "--class", "small"])
 
     def test_root_only_gets_allow_run_as_root(self):
@@ -77,6 +77,7 @@ while [ $# -gt 0 ]; do
   -np) np=$2; shift 2 ;;
   -x) export "$2"; shift 2 ;;
   --bind-to) shift 2 ;;
+  --mca) shift 3 ;;
   --*) shift ;;
   *) break ;;
   esac
