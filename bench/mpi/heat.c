@@ -22,9 +22,11 @@
  *             edge blocks depends on it through the `in`).
  *   block b   in: p's blocks b-1, b, b+1 (the ghosts in place of the
  *             missing ones at the edges); out: block b of 1 - p.
- * So the interior blocks of sweep s run while the halo messages of sweep s
- * are in flight, and blocks of sweep s+1 start as soon as their three
- * source blocks are done, before the whole sweep s has finished.  A wait
+ * They are created exchange, interior blocks, wait, edge blocks: the order
+ * one thread should run them in.  So the interior blocks of sweep s run
+ * while the halo messages of sweep s are in flight, even with one thread
+ * per rank, and blocks of sweep s+1 start as soon as their three source
+ * blocks are done, before the whole sweep s has finished.  A wait
  * task blocks its thread in MPI_Waitall only until its neighbours' exchange
  * tasks of the same sweep have run; those never wait for this rank's later
  * tasks, so the graph finishes at any thread count, one included.  Tasks
@@ -171,6 +173,17 @@ static void update_block(long s, long b)
         heat2d_update_row(src, dst, n, i + 1);
 }
 
+/* Block b of sweep s reads blocks b-1, b and b+1 of the source grid, the
+ * ghost rows where it has no neighbour block, and writes its block of the
+ * destination. */
+static void create_block_task(long s, long b)
+{
+#pragma omp task depend(in : token[s % 2][b], token[s % 2][b + 1], \
+                            token[s % 2][b + 2 <= blocks ? b + 2 : 0]) \
+    depend(out : token[(s + 1) % 2][b + 1]) firstprivate(s, b)
+    update_block(s, b);
+}
+
 static void run_parallel(void)
 {
     serial_run = 0;
@@ -183,25 +196,24 @@ static void run_parallel(void)
     for (long s = 0; s < sweeps; s++) {
         /* (token[s % 2] is the source grid's, token[(s + 1) % 2] the
          * destination's: spelt out, since GCC 12 calls a variable used
-         * only in depend clauses unused.) */
+         * only in depend clauses unused.)  Created in the order a single
+         * thread should run them, which is what a team of one does: post
+         * the halos, compute the interior, then wait for the halos and
+         * compute the edge blocks. */
 #pragma omp task depend(in : token[s % 2][1], token[s % 2][blocks]) \
     depend(out : token[s % 2][0]) firstprivate(s)
         exchange(s);
+        for (long b = 1; b < blocks - 1; b++)
+            create_block_task(s, b);
 #pragma omp task depend(in : token[s % 2][1], token[s % 2][blocks]) \
     depend(inout : token[s % 2][0]) firstprivate(s)
         wait_exchange(s);
-        /* Block b reads blocks b-1, b and b+1, the ghosts where it has no
-         * neighbour block. */
-        for (long b = 0; b < blocks; b++) {
-#pragma omp task depend(in : token[s % 2][b], token[s % 2][b + 1], \
-                            token[s % 2][b + 2 <= blocks ? b + 2 : 0]) \
-    depend(out : token[(s + 1) % 2][b + 1]) firstprivate(s, b)
-            update_block(s, b);
-        }
+        create_block_task(s, 0);
+        if (blocks > 1)
+            create_block_task(s, blocks - 1);
     }
 }
 
-/* The whole grid in this process, as the serial reference is computed. */
 static void run_serial(void)
 {
     serial_run = 1;
