@@ -4,7 +4,9 @@
  * ranks, a task graph inside each, the halo exchange overlapped with the
  * computation.  The result must equal the serial sweeps bit for bit.
  *
- * Parameter "N,SWEEPS,B": an N x N grid, SWEEPS sweeps, tasks of B rows.
+ * Parameter "N,SWEEPS,B[,W]": an N x N grid, SWEEPS sweeps, tasks of B
+ * rows; with W, a taskwait after every W sweeps bounds the tasks created
+ * ahead (without, the whole graph is created at once).
  * The interior rows are split evenly over the ranks (each needs one at
  * least); a rank keeps its rows plus one ghost row above and below, in two
  * grids that alternate as source and destination.  The ghost rows of the
@@ -44,7 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long n, sweeps, block_rows;
+static long n, sweeps, block_rows, window;
 static long rows, first_row; /* this rank's interior rows: global [first_row, first_row + rows) */
 static long blocks;
 static double *grid[2];      /* (rows + 2) x n each; local row 0 and rows + 1 are the ghosts */
@@ -62,13 +64,15 @@ static void measure_raw_halo(void);
 
 static int setup(const char *param)
 {
-    unsigned long long v[3];
-    if (bench_parse_uints(param, v, 3) != 3 || v[0] < 3 || v[0] > 16384 || v[1] < 1 ||
+    unsigned long long v[4] = {0, 0, 0, 0};
+    int given = bench_parse_uints(param, v, 4);
+    if (given < 3 || v[0] < 3 || v[0] > 16384 || v[1] < 1 ||
         v[1] > 1000000000ULL || v[2] < 1)
         return -1;
     n = (long)v[0];
     sweeps = (long)v[1];
     block_rows = (long)v[2];
+    window = given == 4 ? (long)v[3] : 0;
     if (n - 2 < hybrid_ranks) {
         if (hybrid_rank == 0)
             fprintf(stderr, "mpi-heat: %ld interior rows for %d ranks: each needs one\n", n - 2,
@@ -211,6 +215,9 @@ static void run_parallel(void)
         create_block_task(s, 0);
         if (blocks > 1)
             create_block_task(s, blocks - 1);
+        if (window && (s + 1) % window == 0 && s + 1 < sweeps) {
+#pragma omp taskwait
+        }
     }
 }
 
