@@ -5,13 +5,15 @@ measured on one node.  It predicts; it measures nothing.
 
     bench/mpi/scaling_model.py RESULTS.json [--cores 64] [--halo-raw-us US] ...
 
-RESULTS.json is what `xomp bench --mpi 2x1,1x2 --class small` wrote.  From
-it, per kernel, the serial median S and the work units U of the class give
-the time of one unit of work, t = S / U (a UTS node, a heat point update, a
-PoSp hash); per runtime, the 1 rank x 2 threads cell gives the runtime's
-core time per task beyond the work, c = (median x 2 - S) / tasks (EPCC's
-overhead, at 2 threads: on more cores a runtime with a shared task queue
-pays more, so the model understates that part); the 2 x 1 mpi-heat cell's
+RESULTS.json is what `xomp bench --mpi 2x1,1x2 --class small` wrote.  Times
+are each cell's fastest repetition (on a shared machine the one least
+disturbed by others).  From it, per kernel, the serial time S and the work
+units U of the class give the time of one unit of work, t = S / U (a UTS
+node, a heat point update, a PoSp hash); per runtime, the 1 rank x 2
+threads cell gives the runtime's core time per task beyond the work,
+c = (time x 2 - S) / tasks (EPCC's overhead, at 2 threads: on more cores a
+runtime with a shared task queue pays more, so the model understates that
+part); the 2 x 1 mpi-heat cell's
 metric halo_wait_us (the time per sweep its wait task stayed blocked)
 against --halo-raw-us (one ghost row's one-way time alone, printed by
 mpi-heat on stderr) gives the share h of a halo message the interior
@@ -81,14 +83,14 @@ def measured(results):
             continue
         units = work_units(c["kernel"], c["param"])
         if units:
-            out[c["kernel"]] = {"t": c["median_s"] / units, "c": {}, "halo_us": {},
-                                "serial_s": c["median_s"]}
+            out[c["kernel"]] = {"t": c["min_s"] / units, "c": {}, "halo_us": {},
+                                "serial_s": c["min_s"]}
     for c in cells:
         k = out.get(c["kernel"])
         if not k or c["mode"] != "parallel":
             continue
         if c.get("ranks", 1) == 1 and c["threads"] == 2 and c.get("tasks"):
-            k["c"][c["runtime"]] = max(0.0, (c["median_s"] * 2 - k["serial_s"]) / c["tasks"])
+            k["c"][c["runtime"]] = max(0.0, (c["min_s"] * 2 - k["serial_s"]) / c["tasks"])
         if c.get("ranks") == 2 and c["threads"] == 1 and c.get("metric"):
             k["halo_us"][c["runtime"]] = c["metric"][1]
     return out
@@ -135,6 +137,11 @@ def main(argv=None):
                     help="injection bandwidth per node, GB/s (12.5)")
     ap.add_argument("--overhead-us", type=float, default=0.5,
                     help="CPU time to send or to take one message, us (0.5)")
+    ap.add_argument("--unit-ns", action="append", default=[], metavar="KERNEL=NS",
+                    help="replace a measured time per work unit (repeatable)")
+    ap.add_argument("--task-ns", action="append", default=[], metavar="KERNEL:RUNTIME=NS",
+                    help="replace a measured per-task cost (repeatable), e.g. from a quiet "
+                         "machine's single-node bench")
     ap.add_argument("--halo-raw-us", type=float,
                     help="one ghost row's one-way time alone (mpi-heat's stderr); "
                          "without it the halo is taken as not hidden at all")
@@ -144,6 +151,16 @@ def main(argv=None):
     missing = [k for k in LARGE if k not in m]
     if missing:
         sys.exit(f"scaling_model: no serial cell for {', '.join(missing)} in {a.results}")
+    try:
+        for item in a.unit_ns:
+            kernel, value = item.split("=")
+            m[kernel]["t"] = float(value) * 1e-9
+        for item in a.task_ns:
+            which, value = item.split("=")
+            kernel, runtime = which.split(":")
+            m[kernel]["c"][runtime] = float(value) * 1e-9
+    except (ValueError, KeyError) as err:
+        sys.exit(f"scaling_model: bad --unit-ns/--task-ns ({err})")
     runtimes = sorted(set(m["mpi-uts"]["c"]) & set(m["mpi-heat"]["c"]) & set(m["mpi-posp"]["c"]))
     print("Measured on one node (inputs):\n")
     print("| kernel | work unit | t per unit | " + " | ".join(f"c {r} (per task)" for r in runtimes)
