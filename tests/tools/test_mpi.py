@@ -2,6 +2,7 @@
 """`xomp bench --mpi`: layouts, the mpirun command, the plan, and the
 driver end to end against a fake hybrid kernel and a fake mpirun."""
 import json
+import re
 import os
 import stat
 import tempfile
@@ -164,3 +165,46 @@ class EndToEnd(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ScalingModel(unittest.TestCase):
+    """bench/mpi/scaling_model.py on a results.json of the shape
+    `xomp bench --mpi 2x1,1x2` writes."""
+
+    SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "mpi" / "scaling_model.py"
+
+    @staticmethod
+    def cell(kernel, param, mode, ranks, threads, runtime, t, tasks=None, metric=None):
+        return {"kernel": kernel, "klass": "small", "param": param, "mode": mode,
+                "ranks": ranks, "threads": threads, "runtime": runtime, "min_s": t,
+                "median_s": t, "tasks": tasks, "metric": metric, "failed": False}
+
+    def test_model_table(self):
+        import subprocess
+        import sys
+        cells = []
+        for kernel, param, serial, tasks in (
+                ("mpi-uts", "t_geo,a_fixed,b_4,d_10,r_19", 0.4, 4130071),
+                ("mpi-heat", "1024,1000,32", 1.0, 34000),
+                ("mpi-posp", "12,22,256", 1.2, 16384)):
+            cells.append(self.cell(kernel, param, "serial", 1, 1, "serial", serial))
+            for rt, extra in (("gomp", 1.5), ("xomp", 1.1)):
+                cells.append(self.cell(kernel, param, "parallel", 1, 2, rt, serial / 2 * extra,
+                                       tasks))
+                cells.append(self.cell(kernel, param, "parallel", 2, 1, rt, serial / 2 * extra,
+                                       tasks, ["halo_wait_us", 2.0]))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "results.json"
+            path.write_text(json.dumps({"cells": cells}))
+            out = subprocess.run([sys.executable, str(self.SCRIPT), str(path),
+                                  "--halo-raw-us", "4", "--task-ns", "mpi-uts:xomp=41"],
+                                 capture_output=True, text=True, check=True).stdout
+        rows = [ln for ln in out.splitlines() if ln.startswith("| ") and ln[2].isdigit()]
+        self.assertEqual([r.split("|")[1].strip() for r in rows],
+                         ["2", "4", "8", "16", "32", "64", "128", "256", "512", "1000"])
+        self.assertIn("| mpi-uts | tree node |", out)
+        self.assertIn("41 ns", out)                      # the override
+        self.assertIn("xomp 0.50 (waited 2.0 us", out)   # h = 1 - 2/4
+        for r in rows:
+            for pct in re.findall(r"\((\d+)%\)", r):
+                self.assertTrue(0 < int(pct) <= 100, r)
