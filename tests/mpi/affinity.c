@@ -3,11 +3,12 @@
  * Each rank's OpenMP team under mpirun's binding (run by affinity.sh, which
  * knows what mpirun gave each rank):
  *
- *   affinity --rank-cpus "0=LIST;1=LIST;..." [--disjoint]
+ *   affinity [--disjoint]
  *
- * LIST is the CPU list mpirun bound that rank to (what a plain process
- * started with the same mpirun options finds in /proc/self/status).  Per
- * rank, it checks that the runtime
+ * XOMP_TEST_RANK_CPUS is the CPU list mpirun bound the rank to: affinity.sh
+ * starts each rank as a shell that reads it from /proc/self/status, where
+ * it is what mpirun set, before it execs this program (so before any
+ * OpenMP runtime was loaded).  Per rank, it checks that the runtime
  *   - counts those CPUs (omp_get_num_procs),
  *   - sizes the default team to them (no OMP_NUM_THREADS) or to
  *     OMP_NUM_THREADS, and the team of a parallel region is that size;
@@ -65,23 +66,6 @@ static void format_list(const cpu_set_t *set, char *buf, size_t size)
     }
 }
 
-/* "0=0-1;1=0-1": the list given for `rank`. */
-static int rank_cpus(const char *spec, int rank, cpu_set_t *set)
-{
-    for (const char *p = spec; p && *p;) {
-        char *end;
-        long r = strtol(p, &end, 10);
-        if (end == p || *end != '=')
-            return -1;
-        if (r == rank)
-            return parse_list(end + 1, set);
-        p = strchr(end, ';');
-        if (p)
-            p++;
-    }
-    return -1;
-}
-
 static void place_set(int place, cpu_set_t *set)
 {
     int ids[CPU_SETSIZE];
@@ -102,18 +86,12 @@ static int subset(const cpu_set_t *a, const cpu_set_t *b)
 int main(int argc, char **argv)
 {
     mpi_test_init(&argc, &argv, MPI_THREAD_FUNNELED, "mpi/affinity");
-    const char *spec = NULL;
-    int disjoint = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--rank-cpus") && i + 1 < argc)
-            spec = argv[++i];
-        else if (!strcmp(argv[i], "--disjoint"))
-            disjoint = 1;
-    }
+    int disjoint = argc > 1 && !strcmp(argv[1], "--disjoint");
+    const char *given = getenv("XOMP_TEST_RANK_CPUS");
     cpu_set_t mine;
-    if (!spec || rank_cpus(spec, mpi_test_rank, &mine) != 0 || CPU_COUNT(&mine) == 0) {
-        fprintf(stderr, "usage: affinity --rank-cpus \"0=LIST;1=LIST...\" [--disjoint] "
-                        "(no list for rank %d)\n", mpi_test_rank);
+    if (!given || parse_list(given, &mine) != 0 || CPU_COUNT(&mine) == 0) {
+        fprintf(stderr, "affinity: rank %d: XOMP_TEST_RANK_CPUS='%s' is not the CPU list of "
+                        "the rank (affinity.sh sets it)\n", mpi_test_rank, given ? given : "");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     char mine_text[256];
@@ -215,8 +193,6 @@ int main(int argc, char **argv)
                     CHECK(!(every[a * sizeof bits + k] & every[b * sizeof bits + k]),
                           "ranks %d and %d share CPUs under --bind-to core", b, a);
     free(every);
-    if (getenv("XOMP_TEST_VERBOSE"))
-        fprintf(stderr, "rank %d: CPUs %s, %d threads, %d places\n", mpi_test_rank, mine_text,
-                team, nplaces);
+    printf("RANK %d cpus=%s threads=%d places=%d\n", mpi_test_rank, mine_text, team, nplaces);
     return mpi_test_finish();
 }

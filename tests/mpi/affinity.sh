@@ -5,13 +5,13 @@
 # runtime:  affinity.sh MPIEXEC RUNTIME LIBDIR PROGRAM
 #
 # For each placement (--bind-to none|core|socket, --map-by ppr:N:node:pe=M,
-# with and without OMP_PLACES/OMP_PROC_BIND/OMP_NUM_THREADS), a plain shell
-# started by mpirun with the same options first reports the CPUs each rank
-# gets (/proc/self/status); then tests/mpi/affinity.c checks its team
-# against them (see its header), with OMP_DISPLAY_AFFINITY on: every line
-# the program prints about a thread must match one the runtime displayed
-# (same pid, thread number, team size and CPUs), and there must be no
-# others.  The placements fit a 2-core machine (2 ranks x 1 core); on a
+# with and without OMP_PLACES/OMP_PROC_BIND/OMP_NUM_THREADS), each rank
+# starts as a shell that reads the CPUs mpirun gave it (/proc/self/status)
+# into XOMP_TEST_RANK_CPUS and execs tests/mpi/affinity.c, which checks its
+# team against them (see its header), with OMP_DISPLAY_AFFINITY on: every
+# line the program prints about a thread must match one the runtime
+# displayed (same pid, thread number, team size and CPUs), and there must
+# be no others.  The placements fit a 2-core machine (2 ranks x 1 core); on a
 # larger one they still hold.
 set -u
 mpiexec=$1 runtime=$2 libdir=$3 prog=$4
@@ -21,14 +21,10 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 ncpu=$(nproc)
 
-# probe RANKS OPTS...: "0=LIST;1=LIST;..." as mpirun binds plain processes.
-probe() {
-    local ranks=$1
-    shift
-    bash "$run" "$mpiexec" gomp "$libdir" "$ranks" - "$@" -- /bin/sh -c \
-        'echo "$OMPI_COMM_WORLD_RANK=$(sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status)"' \
-        2>"$tmp/probe.err" | sort -n | paste -sd';'
-}
+# Each rank: note the CPUs mpirun bound it to, then become the program.
+note_cpus='XOMP_TEST_RANK_CPUS=$(sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status)
+export XOMP_TEST_RANK_CPUS
+exec "$0" "$@"'
 
 # check NAME RANKS "VAR=VALUE ..." [--disjoint] -- MPIRUN OPTS...
 check() {
@@ -39,13 +35,6 @@ check() {
         shift
     fi
     [ "${1:-}" = -- ] && shift
-    local cpus
-    cpus=$(probe "$ranks" "$@")
-    if [ -z "$cpus" ]; then
-        echo "FAIL: $name: mpirun $* did not start (probe): $(tail -3 "$tmp/probe.err")"
-        fail=1
-        return
-    fi
     local threads=-
     for v in $vars; do
         case "$v" in OMP_NUM_THREADS=*) threads=${v#OMP_NUM_THREADS=} ;; esac
@@ -53,8 +42,8 @@ check() {
     if ! env $vars OMP_DISPLAY_AFFINITY=true \
         OMP_AFFINITY_FORMAT='DISPLAY pid=%P thread=%n of=%N cpus=%A' \
         bash "$run" "$mpiexec" "$runtime" "$libdir" "$ranks" "$threads" "$@" -- \
-        "$prog" --rank-cpus "$cpus" $disjoint >"$tmp/out" 2>"$tmp/err"; then
-        echo "FAIL: $name (mpirun -np $ranks $*, $vars; CPUs $cpus):"
+        /bin/sh -c "$note_cpus" "$prog" $disjoint >"$tmp/out" 2>"$tmp/err"; then
+        echo "FAIL: $name (mpirun -np $ranks $*, $vars):"
         grep -v '^DISPLAY' "$tmp/err" | head -20
         fail=1
         return
@@ -69,7 +58,8 @@ check() {
         fail=1
         return
     fi
-    echo "ok: $name: mpirun -np $ranks $* ${vars:+($vars)}: CPUs $cpus, $(grep -c "^THREAD " "$tmp/out") threads"
+    echo "ok: $name: mpirun -np $ranks $* ${vars:+($vars)}:" \
+        "$(grep '^RANK ' "$tmp/out" | sort | cut -d' ' -f2- | paste -sd';')"
 }
 
 check "bind none, default team" 2 "" -- --bind-to none
