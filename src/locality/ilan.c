@@ -12,10 +12,16 @@
 #include "../sched/home.h"
 #include "../sched/sched.h"
 #include "../task/task_core.h"
+#include "../tool/ompt.h"
 #include "ilan_table.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The most a home's patience may be (sched/home.h): the watcher then
+ * waits at most a few times this before it lets any member take a
+ * blocked node's tasks. */
+#define ILAN_PATIENCE_MAX_NS UINT64_C(250000000)
 
 /* A share's home_info (tasks have their index there). */
 #define SHARE_INFO UINT32_MAX
@@ -103,7 +109,11 @@ bool xomp_ilan_applies(struct xomp_thread *thr, unsigned gomp_flags, int priorit
         team->nthreads < 2 || team->run_tasks_now || !(gomp_flags & GOMP_TASK_FLAG_IF) ||
         priority > 0 || (thr->task->flags & XOMP_TASK_FINAL) ||
         thr->depth >= xomp_cfg.max_depth ||
-        (cpyfn && (gomp_flags & GOMP_TASK_FLAG_NOGROUP)))
+        (cpyfn && (gomp_flags & GOMP_TASK_FLAG_NOGROUP)) ||
+        /* OMPT: a task is created on the thread that encounters its
+         * construct, and ILAN's are made by other members (their shares).
+         * relaxed: set at start-up, before any region (tool/ompt.h). */
+        atomic_load_explicit(&xomp_ompt_active, memory_order_relaxed))
         return false;
     return team_units(team) != NULL;
 }
@@ -114,7 +124,7 @@ bool xomp_ilan_applies(struct xomp_thread *thr, unsigned gomp_flags, int priorit
  * `ran`, sched/home.h).  Only this member writes its slot; the release
  * store of `done` publishes the other fields to the measurement. */
 static void task_ran(struct xomp_home *h, struct xomp_thread *thr, struct xomp_task *t,
-                     bool at_home)
+                     bool at_home, uint64_t ns)
 {
     if (t->home_info == SHARE_INFO)
         return; /* a share: its tasks count */
@@ -126,16 +136,12 @@ static void task_ran(struct xomp_home *h, struct xomp_thread *thr, struct xomp_t
     if (!at_home)
         slot->away += iters;
     if (run->timed) {
-        /* One clock read per task (some 70 ns on a virtual machine), and
-         * only while the search needs per-unit times or nobody waits for
-         * the run: the time since the member's previous task ended (or
-         * the run began) bounds this task's run time from above, which is
-         * what the homes' patience needs. */
-        uint64_t end = xomp_now_ns();
-        uint64_t since = end - (slot->last_end_ns ? slot->last_end_ns : run->start_ns);
-        if (since > slot->longest_ns)
-            slot->longest_ns = since;
-        slot->last_end_ns = end;
+        /* Clock reads (some 70 ns each on a virtual machine) only while
+         * the search needs the units' times, or nobody waits for the run:
+         * its homes are `timed` then, and `ns` is the body's run time. */
+        if (ns > slot->longest_ns)
+            slot->longest_ns = ns;
+        slot->last_end_ns = xomp_now_ns();
     }
     /* relaxed load: our own field; release: the fields above (and our
      * reads of the run) before the measurement reads them. */
@@ -158,6 +164,7 @@ static struct xomp_ilan_run *run_new(struct ilan_loop *loop)
         atomic_init(&homes[k].scope, 0);
         atomic_init(&homes[k].lapsed, 0);
         atomic_init(&homes[k].patience_ns, 0);
+        atomic_init(&homes[k].timed, false);
         homes[k].ran = task_ran;
         homes[k].owner = run;
     }
@@ -431,7 +438,10 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
     run->cfg = xomp_mold_next(&loop->mold);
     run->mold_seq = loop->mold_seq;
     enum xomp_mold_phase phase = loop->mold.phase;
-    uint64_t patience = loop->longest_task_ns;
+    /* Bounded, so that a task that blocked once (its body's time counts
+     * the wait) cannot hold the next executions' tasks back for long. */
+    uint64_t patience = loop->longest_task_ns < ILAN_PATIENCE_MAX_NS ? loop->longest_task_ns
+                                                                    : ILAN_PATIENCE_MAX_NS;
     loop->executions++;
     loop->last_used = atomic_fetch_add_explicit(&xomp_ilan_table.uses, 1, memory_order_relaxed);
     xomp_mutex_unlock(&loop->lock);
@@ -460,7 +470,7 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
         memcpy(run->args_copy, c->data, c->arg_size);
         run->data = run->args_copy;
     }
-    xomp_task_proto_capture(thr, &run->proto, c->flags);
+    xomp_task_proto_capture(thr, &run->proto, c->flags, c->codeptr);
     for (unsigned m = 0; m < loop->nthreads; m++) {
         struct ilan_slot *s = &run->slots[m];
         atomic_store_explicit(&s->done, 0, memory_order_relaxed);
@@ -481,6 +491,7 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
                               memory_order_relaxed);
         atomic_store_explicit(&run->homes[x].lapsed, 0, memory_order_relaxed);
         atomic_store_explicit(&run->homes[x].patience_ns, patience, memory_order_relaxed);
+        atomic_store_explicit(&run->homes[x].timed, run->timed, memory_order_relaxed);
         if ((run->cfg.mask >> x) & 1) {
             uint64_t n = hi[x] - lo[x];
             uint64_t strict = (uint64_t)(xomp_cfg.ilan_strict * (double)n + 0.999999);

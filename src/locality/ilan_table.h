@@ -35,7 +35,7 @@ struct ilan_slot {
     uint64_t iterations;                /* iterations of those tasks */
     uint64_t away;                      /* ... of tasks homed on another unit */
     uint64_t last_end_ns;               /* when it completed the last one */
-    uint64_t longest_ns;                /* its longest time between task ends */
+    uint64_t longest_ns;                /* its longest task (timed runs) */
 };
 
 struct ilan_loop;

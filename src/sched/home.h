@@ -43,6 +43,7 @@
 #ifndef XOMP_HOME_H
 #define XOMP_HOME_H
 
+#include "../runtime/wait.h"
 #include "../task/task.h"
 
 #include <stdatomic.h>
@@ -65,9 +66,10 @@ struct xomp_home;
 
 /* Called by the member that ran a homed task, after its body and before
  * its completion (the task's home is still set): statistics of the home's
- * owner (ILAN's per-member counts).  May be NULL. */
+ * owner (ILAN's per-member counts).  `ns`: how long the body ran, when the
+ * home asked for it (`timed`), else 0.  May be NULL. */
 typedef void (*xomp_home_ran_fn)(struct xomp_home *h, struct xomp_thread *thr,
-                                 struct xomp_task *t, bool at_home);
+                                 struct xomp_task *t, bool at_home, uint64_t ns);
 
 struct xomp_home {
     uint16_t kind; /* enum xomp_home_kind */
@@ -81,8 +83,9 @@ struct xomp_home {
      * everyone is admitted.  relaxed: a hint a thief reads before its
      * compare-and-swap; the watcher wakes the sleepers after a fence. */
     _Atomic uint32_t lapsed;
-    /* How long one of its tasks may run (its owner's estimate, 0: none;
-     * ILAN: the longest time between two task ends of one member):
+    /* Its owner wants each task's run time (two clock reads per task). */
+    _Atomic bool timed;
+    /* How long one of its tasks may run (its owner's estimate, 0: none):
      * the watcher waits at least a few times this before it lapses the
      * home, so that members busy with long tasks of it are not taken for
      * blocked ones.  relaxed: advice, written by the owner between uses. */
@@ -130,8 +133,18 @@ static inline void xomp_task_set_home(struct xomp_task *t, struct xomp_home *h, 
                           memory_order_relaxed);
 }
 
-/* The runner of a homed task, after its body: statistics, then the home
- * word goes back to 0 (task.h: blocks without a home keep it 0). */
-void xomp_home_task_ran(struct xomp_thread *thr, struct xomp_task *t);
+/* The runner of a homed task, before its body: the time to give `ran`,
+ * when its home wants it (else 0). */
+static inline uint64_t xomp_home_task_starts(const struct xomp_task *t)
+{
+    const struct xomp_home *h = xomp_home_of(xomp_task_home_word(t));
+    /* relaxed: written by the home's owner before the task was queued. */
+    return h && atomic_load_explicit(&h->timed, memory_order_relaxed) ? xomp_now_ns() : 0;
+}
+
+/* The runner of a homed task, after its body (`began`: what
+ * xomp_home_task_starts returned): statistics, then the home word goes
+ * back to 0 (task.h: blocks without a home keep it 0). */
+void xomp_home_task_ran(struct xomp_thread *thr, struct xomp_task *t, uint64_t began);
 
 #endif
