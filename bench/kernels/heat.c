@@ -36,7 +36,7 @@ static void start_row(long i)
 }
 
 BENCH_LOOP_FORMS(start_grids, 0, n, start_row(i))
-BENCH_LOOP_FORMS(sweep, 1, n - 1, jacobi_row(grid[rep % 2], grid[(rep + 1) % 2], n, i))
+BENCH_LOOP_FORMS(sweep, 1, n - 1, heat2d_update_row(grid[rep % 2], grid[(rep + 1) % 2], n, i))
 
 /* Start, then `count` sweeps, in the kernel's form (the grids first
  * touched by the same form of loop). */
@@ -75,7 +75,7 @@ static void run_serial(void)
 {
     for (long i = 0; i < n; i++)
         start_row(i);
-    jacobi_serial(grid, n, sweeps);
+    heat2d_serial_sweeps(grid[0], grid[1], n, sweeps);
     result = grid[sweeps % 2];
 }
 

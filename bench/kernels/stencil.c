@@ -4,7 +4,8 @@
  * proxy applications.  An N x N grid with fixed boundaries (top edge hot,
  * the others cold, a deterministic pseudo-random interior) takes SWEEPS
  * sweeps, each point of the interior becoming the mean of its four
- * neighbours in the previous grid (two grids, alternating).  All sweeps run
+ * neighbours in the previous grid (two grids, alternating; the grid and
+ * the update are ../common/heat2d.h, shared with the hybrid ../mpi/heat.c).  All sweeps run
  * inside ONE parallel region: each is a `#pragma omp for schedule(static)`
  * over the rows whose implicit barrier separates it from the next, so the
  * run passes one barrier per sweep and no task is created.
@@ -26,7 +27,7 @@
  * Parameter: "N,SWEEPS", 3 <= N <= 16384.
  */
 #include "../common/bench.h"
-#include "../common/jacobi.h"
+#include "../common/heat2d.h"
 
 #include <omp.h>
 #include <stdio.h>
@@ -36,12 +37,6 @@
 static long n, sweeps;
 static double *grid[2];   /* the two grids, n * n each */
 static const double *result; /* the grid the last run ended in */
-
-static void initialise(double *g)
-{
-    for (long i = 0; i < n; i++)
-        jacobi_initial_row(g, n, i);
-}
 
 static int setup(const char *param)
 {
@@ -64,7 +59,7 @@ static int setup(const char *param)
 /* Both grids start alike, so the boundary is right in either. */
 static void start(void)
 {
-    initialise(grid[0]);
+    heat2d_initialise(grid[0], n);
     memcpy(grid[1], grid[0], (size_t)n * (size_t)n * sizeof(double));
 }
 
@@ -79,7 +74,7 @@ static void run_parallel(void)
             double *dst = s % 2 ? g0 : g1;
 #pragma omp for schedule(static)
             for (long i = 1; i < n - 1; i++)
-                jacobi_row(src, dst, n, i);
+                heat2d_update_row(src, dst, n, i);
             /* the implicit barrier: the next sweep reads what this wrote */
         }
     }
@@ -89,22 +84,27 @@ static void run_parallel(void)
 static void run_serial(void)
 {
     start();
-    jacobi_serial(grid, n, sweeps);
+    heat2d_serial_sweeps(grid[0], grid[1], n, sweeps);
     result = grid[sweeps % 2];
 }
 
 static enum bench_verdict verify(void)
 {
-    size_t bytes = (size_t)n * (size_t)n * sizeof(double);
-    double *ref[2] = {malloc(bytes), malloc(bytes)};
-    enum bench_verdict v = BENCH_VERIFY_FAIL;
-    if (ref[0] && ref[1])
-        v = jacobi_verify("stencil", result, ref, n, sweeps);
-    else
+    double *want = heat2d_reference(n, sweeps);
+    if (!want) {
         fprintf(stderr, "stencil: out of memory for the reference\n");
-    free(ref[0]);
-    free(ref[1]);
-    return v;
+        return BENCH_VERIFY_FAIL;
+    }
+    double sum = 0;
+    for (long k = 0; k < n * n; k++)
+        sum += result[k];
+    long first, differ = heat2d_differences(result, want, n * n, &first);
+    fprintf(stderr, "stencil: %ldx%ld, %ld sweeps, sum of the grid %.17g\n", n, n, sweeps, sum);
+    if (differ)
+        fprintf(stderr, "stencil: %ld points differ from the serial run, first (%ld,%ld): %.17g, "
+                "expected %.17g\n", differ, first / n, first % n, result[first], want[first]);
+    free(want);
+    return differ ? BENCH_VERIFY_FAIL : BENCH_VERIFY_OK;
 }
 
 static uint64_t task_count(void)

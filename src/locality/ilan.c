@@ -12,10 +12,16 @@
 #include "../sched/home.h"
 #include "../sched/sched.h"
 #include "../task/task_core.h"
+#include "../tool/ompt.h"
 #include "ilan_table.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The most a home's patience may be (sched/home.h): the watcher then
+ * waits at most a few times this before it lets any member take a
+ * blocked node's tasks. */
+#define ILAN_PATIENCE_MAX_NS UINT64_C(250000000)
 
 /* A share's home_info (tasks have their index there). */
 #define SHARE_INFO UINT32_MAX
@@ -103,7 +109,11 @@ bool xomp_ilan_applies(struct xomp_thread *thr, unsigned gomp_flags, int priorit
         team->nthreads < 2 || team->run_tasks_now || !(gomp_flags & GOMP_TASK_FLAG_IF) ||
         priority > 0 || (thr->task->flags & XOMP_TASK_FINAL) ||
         thr->depth >= xomp_cfg.max_depth ||
-        (cpyfn && (gomp_flags & GOMP_TASK_FLAG_NOGROUP)))
+        (cpyfn && (gomp_flags & GOMP_TASK_FLAG_NOGROUP)) ||
+        /* OMPT: a task is created on the thread that encounters its
+         * construct, and ILAN's are made by other members (their shares).
+         * relaxed: set at start-up, before any region (tool/ompt.h). */
+        atomic_load_explicit(&xomp_ompt_active, memory_order_relaxed))
         return false;
     return team_units(team) != NULL;
 }
@@ -125,9 +135,14 @@ static void task_ran(struct xomp_home *h, struct xomp_thread *thr, struct xomp_t
     slot->iterations += iters;
     if (!at_home)
         slot->away += iters;
-    slot->last_end_ns = xomp_now_ns();
-    if (ns > slot->longest_ns)
-        slot->longest_ns = ns;
+    if (run->timed) {
+        /* Clock reads (some 70 ns each on a virtual machine) only while
+         * the search needs the units' times, or nobody waits for the run:
+         * its homes are `timed` then, and `ns` is the body's run time. */
+        if (ns > slot->longest_ns)
+            slot->longest_ns = ns;
+        slot->last_end_ns = xomp_now_ns();
+    }
     /* relaxed load: our own field; release: the fields above (and our
      * reads of the run) before the measurement reads them. */
     atomic_store_explicit(&slot->done, atomic_load_explicit(&slot->done, memory_order_relaxed) + 1,
@@ -149,6 +164,7 @@ static struct xomp_ilan_run *run_new(struct ilan_loop *loop)
         atomic_init(&homes[k].scope, 0);
         atomic_init(&homes[k].lapsed, 0);
         atomic_init(&homes[k].patience_ns, 0);
+        atomic_init(&homes[k].timed, false);
         homes[k].ran = task_ran;
         homes[k].owner = run;
     }
@@ -178,12 +194,15 @@ static uint64_t run_done(const struct xomp_ilan_run *run)
     return done;
 }
 
-/* Measure a finished run and release it (under the loop's lock). */
-static void run_harvest(struct ilan_loop *loop, struct xomp_ilan_run *run)
+/* Measure a finished run and release it (under the loop's lock).
+ * `group_end_ns`: when its taskgroup ended, for a run whose tasks did not
+ * read the clock (0 for the others). */
+static void run_harvest(struct ilan_loop *loop, struct xomp_ilan_run *run, uint64_t group_end_ns)
 {
     double unit_s[XOMP_MOLD_MAX_UNITS] = {0};
     double total = 0;
-    loop->longest_task_ns = 0;
+    if (run->timed)
+        loop->longest_task_ns = 0; /* else: the last timed run's */
     for (unsigned m = 0; m < loop->nthreads; m++) {
         const struct ilan_slot *s = &run->slots[m];
         if (s->longest_ns > loop->longest_task_ns)
@@ -191,7 +210,7 @@ static void run_harvest(struct ilan_loop *loop, struct xomp_ilan_run *run)
         unsigned u = loop->unit_of[m];
         loop->unit_iterations[u] += s->iterations;
         loop->unit_away[u] += s->away;
-        if (!atomic_load_explicit(&s->done, memory_order_relaxed))
+        if (!run->timed || !atomic_load_explicit(&s->done, memory_order_relaxed))
             continue;
         double t = (double)(s->last_end_ns - run->start_ns) * 1e-9;
         if (t > unit_s[u])
@@ -199,6 +218,8 @@ static void run_harvest(struct ilan_loop *loop, struct xomp_ilan_run *run)
         if (t > total)
             total = t;
     }
+    if (!run->timed)
+        total = (double)(group_end_ns - run->start_ns) * 1e-9;
     if (xomp_ilan_time_hook) {
         total = 0;
         for (unsigned u = 0; u < loop->units.n; u++)
@@ -222,7 +243,7 @@ static void harvest_finished(struct ilan_loop *loop)
 {
     for (struct xomp_ilan_run *r = loop->runs; r; r = r->next)
         if (r->busy && !r->group && run_done(r) == r->ntasks)
-            run_harvest(loop, r);
+            run_harvest(loop, r, 0);
 }
 
 /* ---- shares ---- */
@@ -411,10 +432,16 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
     struct xomp_ilan_run *run = run_take(loop);
     run->busy = true;
     run->group = c->group;
+    /* Per-task times: while searching (the units' times rank them), and
+     * for a nogroup run (no group end to time it by). */
+    run->timed = !c->group || loop->mold.phase != XOMP_MOLD_EXPLOIT || !loop->longest_task_ns;
     run->cfg = xomp_mold_next(&loop->mold);
     run->mold_seq = loop->mold_seq;
     enum xomp_mold_phase phase = loop->mold.phase;
-    uint64_t patience = loop->longest_task_ns;
+    /* Bounded, so that a task that blocked once (its body's time counts
+     * the wait) cannot hold the next executions' tasks back for long. */
+    uint64_t patience = loop->longest_task_ns < ILAN_PATIENCE_MAX_NS ? loop->longest_task_ns
+                                                                    : ILAN_PATIENCE_MAX_NS;
     loop->executions++;
     loop->last_used = atomic_fetch_add_explicit(&xomp_ilan_table.uses, 1, memory_order_relaxed);
     xomp_mutex_unlock(&loop->lock);
@@ -443,7 +470,7 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
         memcpy(run->args_copy, c->data, c->arg_size);
         run->data = run->args_copy;
     }
-    xomp_task_proto_capture(thr, &run->proto, c->flags);
+    xomp_task_proto_capture(thr, &run->proto, c->flags, c->codeptr);
     for (unsigned m = 0; m < loop->nthreads; m++) {
         struct ilan_slot *s = &run->slots[m];
         atomic_store_explicit(&s->done, 0, memory_order_relaxed);
@@ -464,6 +491,7 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
                               memory_order_relaxed);
         atomic_store_explicit(&run->homes[x].lapsed, 0, memory_order_relaxed);
         atomic_store_explicit(&run->homes[x].patience_ns, patience, memory_order_relaxed);
+        atomic_store_explicit(&run->homes[x].timed, run->timed, memory_order_relaxed);
         if ((run->cfg.mask >> x) & 1) {
             uint64_t n = hi[x] - lo[x];
             uint64_t strict = (uint64_t)(xomp_cfg.ilan_strict * (double)n + 0.999999);
@@ -503,9 +531,10 @@ void xomp_ilan_end(struct xomp_thread *thr, struct xomp_ilan_run *handle)
     struct xomp_ilan_run *run = handle;
     if (!run || !run->group)
         return; /* nogroup: measured at the taskloop's next execution */
+    uint64_t end = run->timed ? 0 : xomp_now_ns();
     struct ilan_loop *loop = run->loop;
     xomp_mutex_lock(&loop->lock);
-    run_harvest(loop, run); /* the group ended: every task completed */
+    run_harvest(loop, run, end); /* the group ended: every task completed */
     xomp_mutex_unlock(&loop->lock);
 }
 

@@ -62,6 +62,7 @@ struct xomp_taskloop_call {
     unsigned flags; /* GOMP_task flags of the tasks */
     bool group;     /* wrapped in a taskgroup (not nogroup) */
     struct xomp_taskloop_split split;
+    const void *codeptr; /* OMPT: the construct's return address */
 };
 
 struct xomp_team;

@@ -35,7 +35,7 @@ struct ilan_slot {
     uint64_t iterations;                /* iterations of those tasks */
     uint64_t away;                      /* ... of tasks homed on another unit */
     uint64_t last_end_ns;               /* when it completed the last one */
-    uint64_t longest_ns;                /* its longest task */
+    uint64_t longest_ns;                /* its longest task (timed runs) */
 };
 
 struct ilan_loop;
@@ -47,6 +47,7 @@ struct xomp_ilan_run {
     struct ilan_loop *loop;
     bool busy;             /* tasks pending or not measured (under the loop's lock) */
     bool group;
+    bool timed;            /* its tasks read the clock (else: timed by its group's end) */
     uint64_t mold_seq;     /* the search step it ran for */
     struct xomp_mold_config cfg;
     uint64_t ntasks;

@@ -4,7 +4,7 @@
 
 #include "../runtime/thread.h"
 
-void xomp_home_task_ran(struct xomp_thread *thr, struct xomp_task *t, uint64_t ns)
+void xomp_home_task_ran(struct xomp_thread *thr, struct xomp_task *t, uint64_t began)
 {
     uintptr_t word = xomp_task_home_word(t);
     struct xomp_home *h = xomp_home_of(word);
@@ -14,7 +14,7 @@ void xomp_home_task_ran(struct xomp_thread *thr, struct xomp_task *t, uint64_t n
         if (!at_home)
             thr->stats.homed_away++;
         if (h->ran)
-            h->ran(h, thr, t, at_home, ns);
+            h->ran(h, thr, t, at_home, began ? xomp_now_ns() - began : 0);
     }
     /* relaxed: nobody reads it for a task that is not queued (task.h). */
     atomic_store_explicit(&t->home, 0, memory_order_relaxed);

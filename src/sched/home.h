@@ -58,6 +58,7 @@
 #ifndef XOMP_HOME_H
 #define XOMP_HOME_H
 
+#include "../runtime/wait.h"
 #include "../task/task.h"
 
 #include <stdatomic.h>
@@ -101,10 +102,10 @@ void xomp_home_order_done(struct xomp_home_order *o, uint32_t pos);
 /* May the home's own member take the task at position `pos` now? */
 bool xomp_home_order_ready(struct xomp_home_order *o, uint32_t pos);
 
-/* Called by the member that ran a homed task, after its body (which took
- * `ns` nanoseconds) and before its completion (the task's home is still
- * set): statistics of the home's owner (ILAN's per-member counts).  May be
- * NULL. */
+/* Called by the member that ran a homed task, after its body and before
+ * its completion (the task's home is still set): statistics of the home's
+ * owner (ILAN's per-member counts).  `ns`: how long the body ran, when the
+ * home asked for it (`timed`), else 0.  May be NULL. */
 typedef void (*xomp_home_ran_fn)(struct xomp_home *h, struct xomp_thread *thr,
                                  struct xomp_task *t, bool at_home, uint64_t ns);
 
@@ -120,6 +121,8 @@ struct xomp_home {
      * everyone is admitted.  relaxed: a hint a thief reads before its
      * compare-and-swap; the watcher wakes the sleepers after a fence. */
     _Atomic uint32_t lapsed;
+    /* Its owner wants each task's run time (two clock reads per task). */
+    _Atomic bool timed;
     /* How long one of its tasks may run (its owner's estimate, 0: none):
      * the watcher waits at least a few times this before it lapses the
      * home, so that members busy with long tasks of it are not taken for
@@ -192,8 +195,18 @@ static inline void xomp_task_set_home(struct xomp_task *t, struct xomp_home *h, 
                           memory_order_relaxed);
 }
 
-/* The runner of a homed task, after its body (`ns` long): statistics, then
- * the home word goes back to 0 (task.h: blocks without a home keep it 0). */
-void xomp_home_task_ran(struct xomp_thread *thr, struct xomp_task *t, uint64_t ns);
+/* The runner of a homed task, before its body: the time to give `ran`,
+ * when its home wants it (else 0). */
+static inline uint64_t xomp_home_task_starts(const struct xomp_task *t)
+{
+    const struct xomp_home *h = xomp_home_of(xomp_task_home_word(t));
+    /* relaxed: written by the home's owner before the task was queued. */
+    return h && atomic_load_explicit(&h->timed, memory_order_relaxed) ? xomp_now_ns() : 0;
+}
+
+/* The runner of a homed task, after its body (`began`: what
+ * xomp_home_task_starts returned): statistics, then the home word goes
+ * back to 0 (task.h: blocks without a home keep it 0). */
+void xomp_home_task_ran(struct xomp_thread *thr, struct xomp_task *t, uint64_t began);
 
 #endif

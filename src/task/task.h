@@ -27,6 +27,7 @@
 #define XOMP_TASK_H
 
 #include "../runtime/config.h"
+#include "../tool/ompt_types.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -44,6 +45,7 @@ enum xomp_task_flags {
     XOMP_TASK_FINAL = 1u << 1,    /* = GOMP_TASK_FLAG_FINAL: descendants are included */
     XOMP_TASK_UNDEFERRED = 1u << 2, /* runs on the encountering thread's stack now */
     XOMP_TASK_IMPLICIT = 1u << 3, /* the implicit task of a team member */
+    XOMP_TASK_TASKWAIT = 1u << 4, /* the stand-in of a taskwait depend(...) (OMPT) */
     XOMP_TASK_DETACH = 1u << 5,   /* completes when its event is fulfilled too */
     XOMP_TASK_WAITED = 1u << 6,   /* undeferred with dependences: its creator
                                      waits for npred == 0 and runs it */
@@ -65,6 +67,7 @@ enum xomp_task_flags {
 #define XOMP_TASK_FINISHED (INT64_C(1) << 62)
 
 struct xomp_task {
+    /* ---- first line: what running and completing the task reads ---- */
     void (*fn)(void *);
     void *data;
     /* parent, level and taskgroup are read by other threads while the task
@@ -102,8 +105,14 @@ struct xomp_task {
      * deque entries from this index up are its descendants while it runs
      * (sched/README.md, "The tied-task constraint"). */
     int64_t deque_mark;
-    uint16_t size_class;   /* task cache size class (task_alloc.c) */
-    uint16_t creator;      /* team id of the creating worker (statistics) */
+    /* The header must leave a small block room for the fast path's
+     * arguments (spawn_fast.h): the narrow fields share one word. */
+    uint8_t size_class;    /* task cache size class (task_alloc.c) */
+    /* detach: completion needs both the body's end and omp_fulfill_event
+     * (2 -> 1 -> 0; whoever reaches 0 completes the task). */
+    _Atomic int8_t detach_pending;
+    uint16_t creator;      /* team id of the creating worker (statistics);
+                              for an implicit task, its member number */
     int32_t priority;
     struct xomp_task *next; /* free-list and overflow-list link */
     /* Dependences (depend.c): this task's records in its parent's table
@@ -111,16 +120,21 @@ struct xomp_task {
      * dependences (NULL if none). */
     struct xomp_dep_rec *dep_recs;
     struct xomp_dep_table *dep_table;
-    uint32_t ndeps;
+    /* An OMPT tool's data for this task (src/tool/README.md): set to
+     * none when the task is created while a tool is attached, otherwise
+     * stale. */
+    ompt_data_t tool_data;
+    /* Two uses that never meet: a homed task (a taskloop's, or one a
+     * replay donates) has no dependences. */
+    union {
+        uint32_t ndeps; /* with XOMP_TASK_HAS_DEPS: records in dep_recs */
+        /* With XOMP_TASK_HOMED: the home's owner's datum for this task
+         * (sched/home.h; ILAN: the task's index in its taskloop; a replay:
+         * its position in an ordered home). */
+        uint32_t home_info;
+    };
     /* Unmet dependences + 1 while being created; the task is ready at 0. */
     _Atomic int32_t npred;
-    /* detach: completion needs both the body's end and omp_fulfill_event
-     * (2 -> 1 -> 0; whoever reaches 0 completes the task). */
-    _Atomic int32_t detach_pending;
-    /* The home's owner's datum for this task (sched/home.h; ILAN: the
-     * task's index in its taskloop; a replay: its position in an ordered
-     * home).  Meaningful with XOMP_TASK_HOMED. */
-    uint32_t home_info;
     /* Steal-tree record and replay (src/locality/replay.h): the task's
      * path word (its place among its parent's children; read by other
      * threads' walks up the parent chain, atomic as the fields of

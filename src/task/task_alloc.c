@@ -4,6 +4,7 @@
 #include "../runtime/log.h"
 #include "task.h"
 
+#include <malloc.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,7 @@ static void cache_refill(struct xomp_task_cache *cache, unsigned cls)
         xomp_fatal("out of memory allocating task storage (%zu bytes)", size * CHUNK_BLOCKS);
     for (int i = CHUNK_BLOCKS - 1; i >= 0; i--) {
         struct xomp_task *t = (struct xomp_task *)(void *)(chunk + (size_t)i * size);
-        t->size_class = (uint16_t)cls; /* kept for the block's life (alloc_small relies on it) */
+        t->size_class = (uint8_t)cls; /* kept for the block's life (alloc_small relies on it) */
         /* No placement restriction: the task fast paths never write it
          * (task.h, sched/home.h). */
         atomic_init(&t->home, 0);
@@ -147,9 +148,20 @@ struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size
     t = cache->free[cls];
     cache->free[cls] = t->next;
     cache->count[cls]--;
-    t->size_class = (uint16_t)cls;
+    t->size_class = (uint8_t)cls;
     *args = (char *)t + offset;
     return t;
+}
+
+size_t xomp_task_args_room(const struct xomp_task *t)
+{
+    if (!t->data)
+        return 0;
+    if (t->size_class == XOMP_TASK_CLASSES)
+        return malloc_usable_size(t->data);
+    const char *block = (const char *)t, *args = (const char *)t->data;
+    size_t size = class_size[t->size_class];
+    return args >= block + sizeof *t && args < block + size ? (size_t)(block + size - args) : 0;
 }
 
 void xomp_task_free_slow(struct xomp_task_cache *cache, struct xomp_task *t)

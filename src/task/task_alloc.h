@@ -20,8 +20,10 @@
 #include <stdint.h>
 
 #define XOMP_TASK_CLASSES 4
-/* Block size of the smallest class, which most tasks use. */
-#define XOMP_TASK_SMALL_BLOCK 256
+/* Block size of the smallest class, which most tasks use: the task header
+ * (208 bytes with the steal-tree words, task.h) and the fast path's 60
+ * bytes of arguments (spawn_fast.h), in whole cache lines. */
+#define XOMP_TASK_SMALL_BLOCK 320
 /* A thread's cache keeps at most this many bytes of free blocks of one
  * class; past it, it gives a quarter away.  (The free blocks of a consumer
  * thread are what a producer-heavy program has in flight: 4096 blocks a
@@ -44,6 +46,11 @@ struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size
 /* Slow paths of the inline functions below. */
 struct xomp_task *xomp_task_refill_small(struct xomp_task_cache *cache);
 void xomp_task_free_slow(struct xomp_task_cache *cache, struct xomp_task *task);
+
+/* Bytes of the block from t's argument block (t->data) to its end: the
+ * task's own memory for ompt_get_task_memory; 0 when t->data is not in
+ * t's block or a heap block of its own (arguments read in place). */
+size_t xomp_task_args_room(const struct xomp_task *t);
 
 /* Offset of the arguments in a block when their alignment is at most that
  * of a pointer. */
