@@ -59,7 +59,8 @@ int main(void)
     return 0;
 }
 PROG
-build_prog -O2 -fopenmp
+# A sanitized runtime needs a program built with the same sanitizer.
+build_prog -O2 -fopenmp ${XOMP_SANITIZE:+-fsanitize=$XOMP_SANITIZE}
 # 8 executions add 0..7 (28), two runs of 6 add 2 * (0..5) (30): 58 per element.
 want="sum=$((58 * 512))"
 
@@ -68,6 +69,7 @@ for mode in record relws stuws stows; do
           timeout 120 "$tmp/prog" 2>"$tmp/err")
     [ "$out" = "$want" ] || bad "XOMP_REPLAY=$mode: printed '$out', wanted '$want'"
     grep -q '^xomp: ' "$tmp/err" && bad "XOMP_REPLAY=$mode: a warning: $(grep '^xomp: ' "$tmp/err")"
+    grep -q 'Sanitizer' "$tmp/err" && bad "XOMP_REPLAY=$mode: $(grep -m1 'Sanitizer' "$tmp/err")"
     par=$(grep -c 'xomp stats: replay parallel .*: 8 executions' "$tmp/err")
     [ "$par" = 1 ] || bad "XOMP_REPLAY=$mode: no line for the parallel region's 8 executions"
     # The second region: recorded once as a region (it opens taskgroups),
