@@ -30,6 +30,7 @@
 
 struct xomp_thread;
 struct xomp_team;
+struct xomp_replay_ctx;
 
 /* A contention group (OpenMP 5.1, 1.2): an initial thread -- the program's,
  * another thread of the program, or a host target region's -- and the
@@ -100,6 +101,9 @@ struct xomp_team {
     struct xomp_team *parent;   /* team of the master when it encountered us */
     unsigned parent_id;         /* master's id in the parent team */
     struct xomp_task *parent_task;
+    /* The region is recorded (src/locality/replay.h); set by the master
+     * before it launches the members. */
+    bool replay_region;
     void (*fn)(void *);
     void *data;
     uint64_t region;            /* regions run by this team object */
@@ -121,6 +125,15 @@ struct xomp_team {
     /* The member watching tasks refused for their homes, + 1; 0: none
      * (sched/watch.h).  Its own line: read at homed publications. */
     _Alignas(64) _Atomic uint32_t home_watcher;
+    /* The home of the tasks without one in the members' deques, for
+     * thieves (sched/home.h), or 0.  Same line: read by thieves only. */
+    _Atomic uintptr_t deque_home;
+    /* The recorded region (parallel region or taskgroup) of the team, if
+     * any: its record and replay state (src/locality/replay.h).  Made on
+     * first use (a CAS: members may open taskgroups at once), kept until
+     * the team is destroyed; read relaxed by the region's members (its
+     * tasks' pushes publish it). */
+    _Atomic(struct xomp_replay_ctx *) replay;
     enum xomp_barrier_kind barrier_kind;
     struct xomp_thread *master;
     unsigned reserved;          /* keeps_threads: workers 1..reserved own a thread */

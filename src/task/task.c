@@ -6,6 +6,7 @@
  */
 #include "task_core.h"
 
+#include "../locality/replay.h"
 #include "../runtime/log.h"
 #include "../runtime/thread.h"
 #include "../sched/home.h"
@@ -47,6 +48,9 @@ void xomp_task_init_implicit(struct xomp_task *t, struct xomp_thread *owner,
     t->ndeps = 0;
     atomic_store_explicit(&t->npred, 0, memory_order_relaxed);
     atomic_store_explicit(&t->detach_pending, 0, memory_order_relaxed);
+    /* relaxed: as the other words walks read (replay.h). */
+    atomic_store_explicit(&t->rp_path, 0, memory_order_relaxed);
+    t->rp = 0;
 }
 
 /* ---- completion ---- */
@@ -70,6 +74,9 @@ static void task_release_self(struct xomp_thread *thr, struct xomp_task *t)
         task_free(thr, t);
         return;
     }
+    /* In a recorded region, before FINISHED shows (replay.h). */
+    if (__builtin_expect(t->rp != 0, 0))
+        xomp_replay_materialize(thr, t);
     /* acq_rel: acquire pairs with the remote children's RMWs (their last
      * accesses to t happened before); release orders our accesses before
      * the RMW of the child that will free t. */
@@ -88,6 +95,8 @@ static void task_notify(struct xomp_thread *thr, struct xomp_task *parent,
         /* Read the waiter before the decrement: once pending reaches 0 the
          * waiter may free tg. */
         struct xomp_thread *waiter = tg->owner;
+        if (__builtin_expect(tg->replay_scope, 0))
+            xomp_replay_count_done(thr, tg); /* before: the closer reads it after */
         /* seq_cst: publishes the completion (release) and orders it before
          * the load of waiter->sleeping (see xomp_wake_after_sc_rmw). */
         if (atomic_fetch_sub_explicit(&tg->pending, 1, memory_order_seq_cst) == 1)
@@ -198,6 +207,8 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     thr->stats.tasks_run++;
     if (thr->worker) {
         xomp_sched_count_run(&thr->stats, thr->worker, t->creator);
+        if (t->rp && (t->creator != thr->worker->id || (t->flags & XOMP_TASK_REPLAYED)))
+            xomp_replay_task_begin(thr, t);
         xomp_sched_mark(t, thr->worker);
     }
     t->owner = thr;
@@ -214,6 +225,10 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
               if (!discarded) ompt_saved = xomp_ompt_task_begin(thr, prev, t));
     if (!discarded)
         t->fn(t->data);
+    /* Its body made every child it will make (before a detached task's
+     * early return below). */
+    if (t->flags & XOMP_TASK_REPLAYED)
+        xomp_replay_task_end(thr, t);
     if (XOMP_HOOKS_ON()) {
         XOMP_PROF_TASK_END_HOOKED(thr);
         if (task_end_hooked(thr, t, prev, discarded, ompt_saved))
@@ -231,6 +246,17 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     task_complete(thr, t);
 }
 
+/* A task that did not run where it was created: which kind of member took
+ * it, and the record of a steal point (noinline: the cold side of
+ * task_execute_on). */
+static __attribute__((noinline)) void task_moved(struct xomp_thread *thr, struct xomp_worker *w,
+                                                 struct xomp_task *t)
+{
+    xomp_sched_count_run(&thr->stats, w, t->creator);
+    if (t->rp)
+        xomp_replay_task_begin(thr, t);
+}
+
 /* The common case: no dependences, no detach, no home, plain tasks (so no
  * events are recorded: task_execute_general records TASK).  The
  * completion steps are those of task_complete, with the usual outcome
@@ -242,14 +268,18 @@ static inline __attribute__((always_inline)) void task_execute_on(struct xomp_th
                                                                   struct xomp_task *prev,
                                                                   struct xomp_task *t)
 {
-    if (__builtin_expect((t->flags & (XOMP_TASK_DETACH | XOMP_TASK_HAS_DEPS | XOMP_TASK_HOMED)) ||
+    if (__builtin_expect((t->flags & (XOMP_TASK_DETACH | XOMP_TASK_HAS_DEPS | XOMP_TASK_HOMED |
+                                      XOMP_TASK_REPLAYED)) ||
                              !xomp_cfg.plain_tasks,
                          0)) {
         task_execute_general(thr, t);
         return;
     }
     thr->stats.tasks_run++;
-    xomp_sched_count_run(&thr->stats, w, t->creator);
+    if (__builtin_expect(t->creator == w->id, 1))
+        thr->stats.run_self++;
+    else
+        task_moved(thr, w, t);
     xomp_sched_mark(t, w);
     t->owner = thr;
     thr->task = t;
@@ -470,6 +500,7 @@ struct xomp_taskgroup *xomp_taskgroup_new(struct xomp_thread *thr)
     __atomic_store_n(&tg->prev, (struct xomp_taskgroup *)NULL, __ATOMIC_RELEASE);
     tg->workshare = false;
     tg->reductions = NULL;
+    tg->replay_scope = false;
     tg->cache_next = NULL;
     return tg;
 }
@@ -508,8 +539,12 @@ void xomp_taskgroup_end(struct xomp_thread *thr, const void *codeptr)
     int ompt_saved = 0;
     XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_TASKGROUP, 0, 0);
               ompt_saved = xomp_ompt_sync_begin(thr, ompt_sync_region_taskgroup, codeptr));
+    if (__builtin_expect(tg->replay_scope, 0))
+        xomp_replay_taskgroup_waits(thr, tg);
     if (!taskgroup_done(tg))
         wait_until(thr, taskgroup_done, tg, tg);
+    if (__builtin_expect(tg->replay_scope, 0))
+        xomp_replay_taskgroup_end(thr, tg);
     XOMP_HOOK(XOMP_PROF_END_HOOKED(thr, XOMP_EV_TASKGROUP);
               xomp_ompt_sync_end(thr, ompt_sync_region_taskgroup, codeptr, ompt_saved));
     /* release: as in xomp_taskgroup_start. */
@@ -574,6 +609,7 @@ __attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struc
     thr->cache.free[0] = t->next;
     thr->cache.count[0]--;
     xomp_task_init(t, thr->team, parent, fn, data, flags, 0);
+    t->rp = 0; /* a team of one records nothing (replay.h) */
     t->flags |= XOMP_TASK_UNDEFERRED;
     t->owner = thr;
     t->creator = (uint16_t)thr->team_id;
@@ -693,6 +729,13 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         t->flags |= XOMP_TASK_UNDEFERRED;
         thr->stats.undeferred++;
         t->owner = thr;
+        /* It takes a child index like a deferred child, counted as one
+         * that completed here (children_done and the frees balance), so
+         * that its own children have paths of their own (replay.h). */
+        uint64_t count = ++parent->created_children;
+        parent->local_done++;
+        if (xomp_replay_spawn_init(parent, t, count))
+            xomp_replay_note(thr, t);
         XOMP_HOOK(xomp_ompt_task_create(thr, parent, t, depend_clause, codeptr);
                   if (depend_clause) xomp_dep_report(thr, t, depend));
         if (has_deps) {
@@ -737,6 +780,14 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
     xomp_task_count_child(thr, parent, t);
     XOMP_HOOK(xomp_ompt_task_create(thr, parent, t, depend_clause, codeptr);
               if (depend_clause) xomp_dep_report(thr, t, depend));
+    if (__builtin_expect(xomp_replay_spawn_init(parent, t, parent->created_children), 0)) {
+        if (has_deps || t->priority > 0) {
+            xomp_replay_note(thr, t); /* placed by its dependences or priority */
+        } else {
+            xomp_replay_submit(thr, t);
+            return;
+        }
+    }
     if (has_deps && !xomp_dep_register(thr, parent, t, depend))
         return; /* its last predecessor will schedule it */
     xomp_task_submit(thr, t);
@@ -792,6 +843,10 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
     xomp_task_init(t, thr->team, parent, fn, args, flags, priority);
     t->creator = (uint16_t)me->id;
     xomp_task_count_child(thr, parent, t);
+    if (__builtin_expect(xomp_replay_spawn_init(parent, t, parent->created_children), 0)) {
+        xomp_replay_submit(thr, t); /* donated, or queued (a priority: queued) */
+        return;
+    }
     xomp_task_submit(thr, t);
 }
 
@@ -849,6 +904,10 @@ struct xomp_task *xomp_task_make(struct xomp_thread *thr, const struct xomp_task
     t->priority = 0;
     t->dep_table = NULL;
     t->creator = (uint16_t)thr->team_id;
+    /* Made for another task: no path of its own, outside any recorded
+     * region (replay.h). */
+    atomic_store_explicit(&t->rp_path, 0, memory_order_relaxed);
+    t->rp = 0;
     copy_args(args, data, cpyfn, arg_size, fixup);
     thr->stats.tasks_created++;
     XOMP_HOOK(xomp_ompt_task_create(thr, p->parent, t, false, p->codeptr));

@@ -48,7 +48,9 @@ def add_arguments(p: argparse.ArgumentParser):
                    help="kernels to run (default: every kernel in BUILD/bench, or the group's)")
     p.add_argument("--group", choices=sorted(plan.GROUPS),
                    help="a set of kernels and runtimes: taskloop = triad, heat, cg, contend "
-                        "under gomp, llvm, xomp with XOMP_TASKLOOP=plain and =ilan")
+                        "under gomp, llvm, xomp with XOMP_TASKLOOP=plain and =ilan; replay = "
+                        "replay-heat, -fdtd, -floyd, -cg, -scan (plain and api forms) under "
+                        "gomp, llvm, xomp, and xomp with XOMP_REPLAY=relws")
     p.add_argument("--class", dest="classes", metavar="NAME[,NAME]",
                    help="size class(es): test, small, medium, large (default: small)")
     p.add_argument("--param", dest="params", action="append", metavar="STRING",
