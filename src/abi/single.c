@@ -7,15 +7,7 @@
 
 XOMP_EXPORT bool GOMP_single_start(void)
 {
-    struct xomp_thread *thr = xomp_self();
-    if (!thr->team)
-        return true;
-    bool first;
-    struct xomp_ws *ws = xomp_ws_enter(thr, &first);
-    if (first)
-        xomp_ws_publish(thr, ws);
-    xomp_ws_leave(thr, ws);
-    return first;
+    return xomp_ws_single(xomp_self());
 }
 
 /* single with copyprivate: the winner gets NULL, runs the body and calls

@@ -112,6 +112,9 @@ struct xomp_team {
     struct xomp_cgroup *cgroup;
     unsigned cg_reserved;
     struct xomp_taskgroup *implicit_taskgroup; /* task reductions of the region */
+    /* single copyprivate of the LLVM ABI: the data of the member that ran
+     * the single, published between two barriers (abi/kmp_sync.c). */
+    void *copyprivate;
     /* Affinity plan of the region (topo/binding.c), per member. */
     bool binding;
     int *member_place;

@@ -393,6 +393,7 @@ struct xomp_taskgroup *xomp_taskgroup_new(struct xomp_thread *thr)
     __atomic_store_n(&tg->prev, (struct xomp_taskgroup *)NULL, __ATOMIC_RELEASE);
     tg->workshare = false;
     tg->reductions = NULL;
+    tg->abi_reductions = NULL;
     tg->cache_next = NULL;
     return tg;
 }
@@ -486,12 +487,12 @@ static bool detach_fulfilled(void *arg)
  * runs them now only when no earlier sibling is pending, see below) nor
  * for detachable ones (their creator would wait for the fulfilment).
  * noinline: the spawn fast path tail-calls it and stays frameless. */
-__attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t,
-                                                  void (*fn)(void *), void *data, unsigned flags)
+static inline __attribute__((always_inline)) void run_solo(struct xomp_thread *thr,
+                                                           struct xomp_task *t,
+                                                           void (*fn)(void *), void *data,
+                                                           unsigned flags)
 {
     struct xomp_task *parent = thr->task;
-    thr->cache.free[0] = t->next;
-    thr->cache.count[0]--;
     xomp_task_init(t, thr->team, parent, fn, data, flags, 0);
     t->flags |= XOMP_TASK_UNDEFERRED;
     t->owner = thr;
@@ -509,6 +510,22 @@ __attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struc
         xomp_task_free(&thr->cache, t);
     else
         task_release_self(thr, t);
+}
+
+__attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t,
+                                                  void (*fn)(void *), void *data, unsigned flags)
+{
+    thr->cache.free[0] = t->next;
+    thr->cache.count[0]--;
+    run_solo(thr, t, fn, data, flags);
+}
+
+__attribute__((noinline)) void xomp_task_run_solo_prepared(struct xomp_thread *thr,
+                                                           struct xomp_task *t,
+                                                           void (*fn)(void *), void *data,
+                                                           unsigned flags)
+{
+    run_solo(thr, t, fn, data, flags);
 }
 
 /* Pending children per team member above which a new task with
@@ -537,59 +554,21 @@ static bool dep_backlog_full(const struct xomp_thread *thr, const struct xomp_ta
     return pending > (uint64_t)XOMP_DEP_BACKLOG_PER_THREAD * thr->team->nthreads;
 }
 
-/* The general path: dependences, detach, undeferred tasks, large or
- * copied arguments, arguments adjusted after the copy (taskloop). */
-static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void *data,
-                               void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
-                               bool run_now, unsigned flags, int priority, void **depend,
-                               void **detach, const struct xomp_args_fixup *fixup)
+/* A new task in block `t`, its arguments ready at `args`: run it now
+ * (waiting for its dependences first) or count it and schedule it (when
+ * its dependences are met).  `has_deps`: `depend` is to be registered. */
+static void task_launch(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
+                        void *args, bool run_now, bool has_deps, unsigned flags, int priority,
+                        void **depend)
 {
     struct xomp_task *parent = thr->task;
-    bool has_deps = (flags & GOMP_TASK_FLAG_DEPEND) && depend && thr->team;
-    if (has_deps && thr->team->nthreads == 1 && !(flags & GOMP_TASK_FLAG_DETACH) &&
-        children_done(parent)) {
-        /* A team of one, and every earlier child has completed: nothing
-         * this task could depend on is pending, and only this thread could
-         * run it.  Run it now without recording its dependences (a later
-         * sibling finds nothing to wait for either way): a graph of
-         * dependent tasks then runs in creation order with no table, no
-         * queue and no pile of waiting tasks.  Not for detached tasks,
-         * whose completion may wait for a later task's fulfill. */
-        run_now = true;
-        has_deps = false;
-    }
-    if (has_deps && !run_now && !(flags & GOMP_TASK_FLAG_DETACH) && dep_backlog_full(thr, parent))
-        run_now = true; /* wait for its predecessors, running tasks meanwhile */
-    void *args;
-    struct xomp_task *t;
-    if (run_now && !cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && !fixup) {
-        /* No copy needed: the arguments live in the caller's frame until the
-         * task has run. */
-        t = xomp_task_alloc_small(&thr->cache);
-        args = data;
-    } else {
-        t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
-    }
     xomp_task_init(t, thr->team, parent, fn, args, flags, priority);
     t->creator = (uint16_t)thr->team_id;
     if (flags & GOMP_TASK_FLAG_DETACH) {
         parent->flags |= XOMP_TASK_DETACHED_CHILD;
-        /* The event handle is the task; GCC also expects it at the start of
-         * the argument block. */
         t->flags |= XOMP_TASK_DETACH;
         atomic_init(&t->detach_pending, 2);
-        *detach = t;
-        if (data)
-            *(void **)data = t;
     }
-    if (args != data) {
-        if (cpyfn)
-            cpyfn(args, data);
-        else
-            memcpy(args, data, arg_size);
-    }
-    if (fixup)
-        fixup->apply(args, fixup->ctx);
 
     if (run_now) {
         t->flags |= XOMP_TASK_UNDEFERRED;
@@ -621,6 +600,67 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
     if (has_deps && !xomp_dep_register(thr, parent, t, depend))
         return; /* its last predecessor will schedule it */
     xomp_task_submit(thr, t);
+}
+
+/* Should a task with dependences created by `parent` run now?  Sets
+ * *has_deps to whether its dependences must be registered. */
+static bool deps_run_now(struct xomp_thread *thr, struct xomp_task *parent, bool run_now,
+                         unsigned flags, bool *has_deps)
+{
+    if (*has_deps && thr->team->nthreads == 1 && !(flags & GOMP_TASK_FLAG_DETACH) &&
+        children_done(parent)) {
+        /* A team of one, and every earlier child has completed: nothing
+         * this task could depend on is pending, and only this thread could
+         * run it.  Run it now without recording its dependences (a later
+         * sibling finds nothing to wait for either way): a graph of
+         * dependent tasks then runs in creation order with no table, no
+         * queue and no pile of waiting tasks.  Not for detached tasks,
+         * whose completion may wait for a later task's fulfill. */
+        *has_deps = false;
+        return true;
+    }
+    if (*has_deps && !run_now && !(flags & GOMP_TASK_FLAG_DETACH) &&
+        dep_backlog_full(thr, parent))
+        return true; /* wait for its predecessors, running tasks meanwhile */
+    return run_now;
+}
+
+/* The general path: dependences, detach, undeferred tasks, large or
+ * copied arguments, arguments adjusted after the copy (taskloop). */
+static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void *data,
+                               void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
+                               bool run_now, unsigned flags, int priority, void **depend,
+                               void **detach, const struct xomp_args_fixup *fixup)
+{
+    struct xomp_task *parent = thr->task;
+    bool has_deps = (flags & GOMP_TASK_FLAG_DEPEND) && depend && thr->team;
+    run_now = deps_run_now(thr, parent, run_now, flags, &has_deps);
+    void *args;
+    struct xomp_task *t;
+    if (run_now && !cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && !fixup) {
+        /* No copy needed: the arguments live in the caller's frame until the
+         * task has run. */
+        t = xomp_task_alloc_small(&thr->cache);
+        args = data;
+    } else {
+        t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
+    }
+    if (flags & GOMP_TASK_FLAG_DETACH) {
+        /* The event handle is the task; GCC also expects it at the start of
+         * the argument block. */
+        *detach = t;
+        if (data)
+            *(void **)data = t;
+    }
+    if (args != data) {
+        if (cpyfn)
+            cpyfn(args, data);
+        else
+            memcpy(args, data, arg_size);
+    }
+    if (fixup)
+        fixup->apply(args, fixup->ctx);
+    task_launch(thr, t, fn, args, run_now, has_deps, flags, priority, depend);
 }
 
 void xomp_task_spawn_fixed(struct xomp_thread *thr, void (*fn)(void *), void *data,
@@ -672,6 +712,70 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
     t->creator = (uint16_t)me->id;
     xomp_task_count_child(thr, parent, t);
     xomp_task_submit(thr, t);
+}
+
+void xomp_task_spawn_prepared(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
+                              void *data, bool undeferred, unsigned flags, int priority,
+                              void **depend)
+{
+    struct xomp_task *parent = thr->task;
+    struct xomp_team *team = thr->team;
+    if (__builtin_expect(xomp_cfg.cancellation, 0) && team &&
+        (atomic_load_explicit(&team->cancelled, memory_order_acquire) ||
+         xomp_taskgroup_cancelled(parent))) {
+        /* A cancelled region or taskgroup starts no new task. */
+        t->data = data; /* the heap arguments xomp_task_free_slow frees */
+        xomp_task_free(&thr->cache, t);
+        return;
+    }
+    /* As in xomp_task_spawn. */
+    bool run_now = undeferred || !team || (parent->flags & XOMP_TASK_FINAL) ||
+                   thr->depth >= xomp_cfg.max_depth ||
+                   (team->run_tasks_now &&
+                    !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)));
+    bool has_deps = (flags & GOMP_TASK_FLAG_DEPEND) && depend && team;
+    run_now = deps_run_now(thr, parent, run_now, flags, &has_deps);
+    task_launch(thr, t, fn, data, run_now, has_deps, flags, priority, depend);
+}
+
+void xomp_task_begin_inline(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
+                            void *data, unsigned flags)
+{
+    struct xomp_task *parent = thr->task;
+    xomp_task_init(t, thr->team, parent, fn, data, flags, 0);
+    t->creator = (uint16_t)thr->team_id;
+    t->flags |= XOMP_TASK_UNDEFERRED;
+    if (flags & GOMP_TASK_FLAG_DETACH) {
+        parent->flags |= XOMP_TASK_DETACHED_CHILD;
+        t->flags |= XOMP_TASK_DETACH;
+        atomic_init(&t->detach_pending, 2);
+    }
+    thr->stats.undeferred++;
+    t->owner = thr;
+    if (thr->worker)
+        xomp_sched_mark(t, thr->worker);
+    thr->task = t;
+    thr->depth++;
+    XOMP_PROF_TASK_BEGIN(thr, t);
+}
+
+void xomp_task_end_inline(struct xomp_thread *thr, struct xomp_task *t)
+{
+    if (thr->task != t)
+        xomp_fatal("the end of an undeferred task that is not the current task");
+    XOMP_PROF_TASK_END(thr);
+    thr->depth--;
+    thr->task = t->parent;
+    if ((t->flags & XOMP_TASK_DETACH) &&
+        atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_acq_rel) != 1)
+        wait_until(thr, detach_fulfilled, t, NULL); /* the encountering task waits */
+    task_complete(thr, t);
+}
+
+void xomp_task_discard(struct xomp_thread *thr, struct xomp_task *t, void *data)
+{
+    t->data = data; /* the heap arguments xomp_task_free_slow frees */
+    xomp_task_free(&thr->cache, t);
 }
 
 static void empty_task(void *data)

@@ -50,6 +50,9 @@ enum xomp_task_flags {
     XOMP_TASK_HAS_DEPS = 1u << 7, /* dep_recs/ndeps are set (otherwise stale) */
     XOMP_TASK_DETACHED_CHILD = 1u << 8, /* created a detachable child (task.c:
                                            its children are never throttled) */
+    XOMP_TASK_CALL_AGAIN = 1u << 9, /* its body asked to be called again when it
+                                       returns (abi/kmp_task.c: the parts of an
+                                       untied task of the LLVM ABI) */
 };
 
 /* Added to child_state (with the number of children created) when the
@@ -69,6 +72,9 @@ struct xomp_task {
      * counted there), or one it opened itself (taskgroup_start pushes). */
     struct xomp_taskgroup *taskgroup;
     uint32_t level;        /* explicit-task nesting: 0 for an implicit task */
+    /* Bytes of arguments written in place (xomp_task_alloc_inplace), so
+     * that the task can be copied (the LLVM ABI's taskloop). */
+    uint32_t args_size;
     /* Thread executing the task; children wake it when it may be waiting. */
     struct xomp_thread *owner;
     struct xomp_team *team; /* team of the region that created it */
@@ -116,6 +122,9 @@ struct xomp_taskgroup {
     _Atomic bool cancelled;       /* `cancel taskgroup` (abi/cancel.c) */
     bool workshare;               /* opened for a worksharing task reduction */
     uintptr_t *reductions;        /* task reductions registered (reduction.c) */
+    /* Task reductions registered through the LLVM ABI, which the runtime
+     * combines at the taskgroup's end (abi/kmp_taskred.c). */
+    void *abi_reductions;
     struct xomp_taskgroup *cache_next; /* its thread's cache of free blocks (task.c) */
 };
 

@@ -203,6 +203,7 @@ static void test_firstprivate(void)
 
 static void test_vla(void)
 {
+#if XOMP_TEST_HAVE_VLA_FIRSTPRIVATE
     int ok[NT];
     memset(ok, 0, sizeof ok);
 #pragma omp parallel shared(ok)
@@ -225,6 +226,7 @@ static void test_vla(void)
     }
     for (int i = 0; i < NT; i++)
         CHECK(ok[i], "VLA firstprivate of task %d (%d ints) wrong", i, 1 + i * 7);
+#endif
 }
 
 int main(void)

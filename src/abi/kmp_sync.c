@@ -1,0 +1,161 @@
+/* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Synchronization constructs of the LLVM ABI: barrier, single (with
+ * copyprivate), master and masked, critical, ordered, flush, scope --
+ * over the same team barrier, work-share slots and mutexes as the GOMP
+ * entry points, so that gcc- and clang-compiled code of one region
+ * synchronizes with each other.
+ */
+#include "../runtime/loop.h"
+#include "../runtime/mutex.h"
+#include "../runtime/thread.h"
+#include "../runtime/ws.h"
+#include "../sched/barrier.h"
+#include "kmp.h"
+
+XOMP_EXPORT void __kmpc_barrier(kmp_ident *loc, kmp_int32 gtid)
+{
+    struct xomp_thread *thr = xomp_self();
+    if (thr->team)
+        xomp_barrier_wait(thr);
+}
+
+/* ---- single ---- */
+
+XOMP_EXPORT kmp_int32 __kmpc_single(kmp_ident *loc, kmp_int32 gtid)
+{
+    return xomp_ws_single(xomp_self());
+}
+
+XOMP_EXPORT void __kmpc_end_single(kmp_ident *loc, kmp_int32 gtid)
+{
+}
+
+/* After a single with copyprivate every member calls this; `didit` is set
+ * for the one that ran it.  Its data is published to the others between
+ * two barriers: the first makes it visible, the second keeps it alive
+ * (and the team's slot unchanged) until everyone has copied it. */
+XOMP_EXPORT void __kmpc_copyprivate(kmp_ident *loc, kmp_int32 gtid, size_t cpy_size,
+                                    void *cpy_data, void (*cpy_func)(void *, void *),
+                                    kmp_int32 didit)
+{
+    struct xomp_thread *thr = xomp_self();
+    struct xomp_team *team = thr->team;
+    if (!team)
+        return; /* alone: its own data is the copy */
+    if (didit)
+        team->copyprivate = cpy_data;
+    xomp_barrier_wait(thr);
+    if (!didit)
+        cpy_func(cpy_data, team->copyprivate);
+    xomp_barrier_wait(thr);
+}
+
+/* ---- master, masked ---- */
+
+static bool member_is(const struct xomp_thread *thr, unsigned id)
+{
+    return thr->team ? thr->team_id == id : id == 0;
+}
+
+XOMP_EXPORT kmp_int32 __kmpc_master(kmp_ident *loc, kmp_int32 gtid)
+{
+    return member_is(xomp_self(), 0);
+}
+
+XOMP_EXPORT void __kmpc_end_master(kmp_ident *loc, kmp_int32 gtid)
+{
+}
+
+XOMP_EXPORT kmp_int32 __kmpc_masked(kmp_ident *loc, kmp_int32 gtid, kmp_int32 filter)
+{
+    return filter >= 0 && member_is(xomp_self(), (unsigned)filter);
+}
+
+XOMP_EXPORT void __kmpc_end_masked(kmp_ident *loc, kmp_int32 gtid)
+{
+}
+
+/* A barrier after which the master runs a block while the others wait
+ * for its end (__kmpc_end_barrier_master); the _nowait form lets the
+ * others go on. */
+XOMP_EXPORT kmp_int32 __kmpc_barrier_master(kmp_ident *loc, kmp_int32 gtid)
+{
+    struct xomp_thread *thr = xomp_self();
+    if (!thr->team)
+        return 1;
+    xomp_barrier_wait(thr);
+    if (thr->team_id == 0)
+        return 1;
+    xomp_barrier_wait(thr); /* the master's __kmpc_end_barrier_master */
+    return 0;
+}
+
+XOMP_EXPORT void __kmpc_end_barrier_master(kmp_ident *loc, kmp_int32 gtid)
+{
+    struct xomp_thread *thr = xomp_self();
+    if (thr->team)
+        xomp_barrier_wait(thr);
+}
+
+XOMP_EXPORT kmp_int32 __kmpc_barrier_master_nowait(kmp_ident *loc, kmp_int32 gtid)
+{
+    struct xomp_thread *thr = xomp_self();
+    if (!thr->team)
+        return 1;
+    xomp_barrier_wait(thr);
+    return thr->team_id == 0;
+}
+
+/* ---- critical ---- */
+
+/* The compiler's lock for one critical name: 32 zeroed bytes, of which
+ * xomp's mutex word takes the first 4 (kmp.h). */
+static _Atomic uint32_t *critical_word(kmp_critical_name *crit)
+{
+    return (_Atomic uint32_t *)(void *)crit;
+}
+
+XOMP_EXPORT void __kmpc_critical(kmp_ident *loc, kmp_int32 gtid, kmp_critical_name *crit)
+{
+    xomp_mutex_lock(critical_word(crit));
+}
+
+/* The hint (contended, speculative, ...) does not change the lock. */
+XOMP_EXPORT void __kmpc_critical_with_hint(kmp_ident *loc, kmp_int32 gtid,
+                                           kmp_critical_name *crit, uint32_t hint)
+{
+    xomp_mutex_lock(critical_word(crit));
+}
+
+XOMP_EXPORT void __kmpc_end_critical(kmp_ident *loc, kmp_int32 gtid, kmp_critical_name *crit)
+{
+    xomp_mutex_unlock(critical_word(crit));
+}
+
+/* ---- ordered, flush, scope ---- */
+
+XOMP_EXPORT void __kmpc_ordered(kmp_ident *loc, kmp_int32 gtid)
+{
+    xomp_ordered_start();
+}
+
+XOMP_EXPORT void __kmpc_end_ordered(kmp_ident *loc, kmp_int32 gtid)
+{
+    xomp_ordered_end();
+}
+
+XOMP_EXPORT void __kmpc_flush(kmp_ident *loc)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* The scope construct (clang 16 and later): its barrier and reductions
+ * are separate calls. */
+XOMP_EXPORT void __kmpc_scope(kmp_ident *loc, kmp_int32 gtid, void *reserved)
+{
+}
+
+XOMP_EXPORT void __kmpc_end_scope(kmp_ident *loc, kmp_int32 gtid, void *reserved)
+{
+}
