@@ -11,4 +11,8 @@
  * version script (libxomp.map) assigns libgomp's symbol versions. */
 #define XOMP_EXPORT __attribute__((visibility("default")))
 
+/* The lock of the atomic constructs that no instruction does: GCC's
+ * GOMP_atomic_start/end and the LLVM ABI's __kmpc_atomic_* (sync.c). */
+extern _Atomic uint32_t xomp_atomic_lock;
+
 #endif

@@ -55,6 +55,14 @@ struct xomp_task *xomp_kmp_task_of(kmp_task *kt)
 
 /* ---- running ---- */
 
+/* A tied task's function: its routine, once (only untied tasks come in
+ * parts).  A tail call: no frame. */
+static void kmp_task_run(void *base)
+{
+    kmp_task *kt = descriptor_at(base);
+    kt->routine(xomp_tls->gtid, kt);
+}
+
 /* Run the task's routine, again while it asks for it (untied parts). */
 static inline void run_parts(struct xomp_thread *thr, kmp_task *kt)
 {
@@ -66,7 +74,7 @@ static inline void run_parts(struct xomp_thread *thr, kmp_task *kt)
     }
 }
 
-static void kmp_task_run(void *base)
+static void kmp_task_run_parts(void *base)
 {
     run_parts(xomp_tls, descriptor_at(base));
 }
@@ -83,6 +91,17 @@ static void kmp_task_run_destructors(void *base)
 
 /* ---- creation ---- */
 
+/* The descriptor's fields the runtime fills in. */
+static inline kmp_task *descriptor_init(void *base, size_t offset, size_t shareds_size,
+                                        kmp_routine_entry routine)
+{
+    kmp_task *kt = descriptor_at(base);
+    kt->shareds = shareds_size ? (char *)kt + offset : NULL;
+    kt->routine = routine;
+    kt->part_id = 0;
+    return kt;
+}
+
 kmp_task *xomp_kmp_task_new(struct xomp_thread *thr, kmp_int32 flags, size_t size,
                             size_t shareds_size, kmp_routine_entry routine)
 {
@@ -91,28 +110,40 @@ kmp_task *xomp_kmp_task_new(struct xomp_thread *thr, kmp_int32 flags, size_t siz
     if (total < size)
         xomp_fatal("__kmpc_omp_task_alloc: a task of %zu + %zu bytes", size, shareds_size);
     void *base;
-    struct xomp_task *t = thr->cache.free[0];
-    if (__builtin_expect(t && total <= XOMP_TASK_SMALL_BLOCK - XOMP_TASK_ARGS_OFFSET, 1)) {
-        thr->cache.free[0] = t->next;
-        thr->cache.count[0]--;
-        t->args_size = (uint32_t)total;
-        base = t;
-    } else {
-        t = xomp_task_alloc_inplace(&thr->cache, total, &base);
-    }
+    struct xomp_task *t = xomp_task_alloc_inplace(&thr->cache, total, &base);
     t->flags = (uint32_t)flags; /* until the task is scheduled (see the top) */
-    kmp_task *kt = descriptor_at(base);
-    kt->shareds = shareds_size ? (char *)kt + offset : NULL;
-    kt->routine = routine;
-    kt->part_id = 0;
-    return kt;
+    return descriptor_init(base, offset, shareds_size, routine);
+}
+
+/* Not inlined: keeps __kmpc_omp_task_alloc frameless. */
+static __attribute__((noinline)) kmp_task *task_new_slow(kmp_int32 flags, size_t size,
+                                                         size_t shareds_size,
+                                                         kmp_routine_entry routine)
+{
+    return xomp_kmp_task_new(xomp_self(), flags, size, shareds_size, routine);
 }
 
 XOMP_EXPORT kmp_task *__kmpc_omp_task_alloc(kmp_ident *loc, kmp_int32 gtid, kmp_int32 flags,
                                             size_t sizeof_kmp_task_t, size_t sizeof_shareds,
                                             kmp_routine_entry task_entry)
 {
-    return xomp_kmp_task_new(xomp_self(), flags, sizeof_kmp_task_t, sizeof_shareds, task_entry);
+    /* The fast path: a block of the smallest class from the thread's
+     * cache, as GOMP_task takes one. */
+    struct xomp_thread *thr = xomp_tls;
+    size_t offset = shareds_offset(sizeof_kmp_task_t);
+    size_t total = offset + sizeof_shareds;
+    struct xomp_task *t;
+    if (__builtin_expect(thr && (t = thr->cache.free[0]) != NULL &&
+                             total <= XOMP_TASK_SMALL_BLOCK - XOMP_TASK_ARGS_OFFSET &&
+                             sizeof_shareds <= total,
+                         1)) {
+        thr->cache.free[0] = t->next;
+        thr->cache.count[0]--;
+        t->args_size = (uint32_t)total;
+        t->flags = (uint32_t)flags; /* until the task is scheduled (see the top) */
+        return descriptor_init(t, offset, sizeof_shareds, task_entry);
+    }
+    return task_new_slow(flags, sizeof_kmp_task_t, sizeof_shareds, task_entry);
 }
 
 XOMP_EXPORT kmp_task *__kmpc_omp_target_task_alloc(kmp_ident *loc, kmp_int32 gtid,
@@ -125,22 +156,24 @@ XOMP_EXPORT kmp_task *__kmpc_omp_target_task_alloc(kmp_ident *loc, kmp_int32 gti
     return xomp_kmp_task_new(xomp_self(), flags, sizeof_kmp_task_t, sizeof_shareds, task_entry);
 }
 
-/* GOMP_task's flags for the compiler's. */
-static unsigned gomp_flags(uint32_t kmp_flags)
+/* GOMP_task's flags for the compiler's: untied, final (the same bit),
+ * detach. */
+static inline unsigned gomp_flags(uint32_t kmp_flags)
 {
-    unsigned flags = 0;
-    if (!(kmp_flags & KMP_TASK_TIED))
-        flags |= GOMP_TASK_FLAG_UNTIED;
-    if (kmp_flags & KMP_TASK_FINAL)
-        flags |= GOMP_TASK_FLAG_FINAL;
+    _Static_assert(KMP_TASK_TIED == GOMP_TASK_FLAG_UNTIED && KMP_TASK_FINAL == GOMP_TASK_FLAG_FINAL,
+                   "the compiler's task flags and GOMP_task's share these bits");
+    unsigned flags = (~kmp_flags & KMP_TASK_TIED) | (kmp_flags & KMP_TASK_FINAL);
     if (kmp_flags & KMP_TASK_DETACHABLE)
         flags |= GOMP_TASK_FLAG_DETACH;
     return flags;
 }
 
+/* The task's function: its routine, maybe in parts, maybe destructors. */
 static void (*trampoline(uint32_t kmp_flags))(void *)
 {
-    return (kmp_flags & KMP_TASK_DESTRUCTORS) ? kmp_task_run_destructors : kmp_task_run;
+    if (kmp_flags & KMP_TASK_DESTRUCTORS)
+        return kmp_task_run_destructors;
+    return (kmp_flags & KMP_TASK_TIED) ? kmp_task_run : kmp_task_run_parts;
 }
 
 void xomp_kmp_task_submit(struct xomp_thread *thr, kmp_task *kt, void **depend, bool undeferred)
@@ -171,9 +204,10 @@ void xomp_kmp_task_submit(struct xomp_thread *thr, kmp_task *kt, void **depend, 
 /* A task queued in the creator's deque (noinline: keeps the frame of the
  * deque's path out of __kmpc_omp_task). */
 static __attribute__((noinline)) void task_publish(struct xomp_thread *thr, struct xomp_task *t,
-                                                   void *base, unsigned flags)
+                                                   void (*fn)(void *), void *base,
+                                                   unsigned flags)
 {
-    xomp_task_publish_fast(thr, t, kmp_task_run, base, flags);
+    xomp_task_publish_fast(thr, t, fn, base, flags);
 }
 
 /* The part of an untied task that is running asks to be called again. */
@@ -197,11 +231,13 @@ XOMP_EXPORT kmp_int32 __kmpc_omp_task(kmp_ident *loc, kmp_int32 gtid, kmp_task *
         return call_again(t);
     uint32_t kmp_flags = t->flags;
     if (__builtin_expect(xomp_task_thread_usual(thr) && !(kmp_flags & ~KMP_TASK_FAST_FLAGS), 1)) {
-        unsigned flags = gomp_flags(kmp_flags);
+        /* trampoline() and gomp_flags() for these flags. */
+        void (*fn)(void *) = (kmp_flags & KMP_TASK_TIED) ? kmp_task_run : kmp_task_run_parts;
+        unsigned flags = (~kmp_flags & KMP_TASK_TIED) | (kmp_flags & KMP_TASK_FINAL);
         if (thr->team->run_tasks_now)
-            xomp_task_run_solo_prepared(thr, t, kmp_task_run, base_of(kt), flags);
+            xomp_task_run_solo_prepared(thr, t, fn, base_of(kt), flags);
         else
-            task_publish(thr, t, base_of(kt), flags);
+            task_publish(thr, t, fn, base_of(kt), flags);
         return 0;
     }
     return task_general(thr, kt);

@@ -13,9 +13,10 @@ XOMP_EXPORT void GOMP_barrier(void)
 }
 
 /* The unnamed critical section and the atomic-construct fallback each have
- * one process-wide lock, as in libgomp. */
+ * one process-wide lock, as in libgomp; the LLVM ABI's atomics that no
+ * instruction does take the same one (kmp_atomic.c). */
 static _Atomic uint32_t default_critical_lock;
-static _Atomic uint32_t atomic_lock;
+_Atomic uint32_t xomp_atomic_lock;
 
 XOMP_EXPORT void GOMP_critical_start(void)
 {
@@ -42,10 +43,10 @@ XOMP_EXPORT void GOMP_critical_name_end(void **pptr)
 
 XOMP_EXPORT void GOMP_atomic_start(void)
 {
-    xomp_mutex_lock(&atomic_lock);
+    xomp_mutex_lock(&xomp_atomic_lock);
 }
 
 XOMP_EXPORT void GOMP_atomic_end(void)
 {
-    xomp_mutex_unlock(&atomic_lock);
+    xomp_mutex_unlock(&xomp_atomic_lock);
 }

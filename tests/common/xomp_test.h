@@ -51,12 +51,21 @@ static inline int test_runtime_is_libomp(void)
 #if defined(__clang__)
 /* firstprivate of a variable-length array on a task: clang rejects it. */
 #define XOMP_TEST_HAVE_VLA_FIRSTPRIVATE 0
+/* A region cancelled while other members run a loop with
+ * reduction(task, ...): clang's code waits at the reduction's end for the
+ * member that left (on libomp too). */
+#define XOMP_TEST_HAVE_CANCELLED_TASK_REDUCTION 0
+/* The alignment a task's firstprivates are sure to get: clang passes the
+ * runtime only their size, and libomp and xomp align them to 64 bytes. */
+#define XOMP_TEST_TASK_PRIVATE_ALIGN 64
 /* lastprivate(conditional:): clang 14 treats it as a plain lastprivate
  * (the thread that ran the last iteration gives its value), on libomp as
  * well. */
 #define XOMP_TEST_HAVE_CONDITIONAL_LASTPRIVATE 0
 #else
 #define XOMP_TEST_HAVE_VLA_FIRSTPRIVATE 1
+#define XOMP_TEST_TASK_PRIVATE_ALIGN 4096
+#define XOMP_TEST_HAVE_CANCELLED_TASK_REDUCTION 1
 #define XOMP_TEST_HAVE_CONDITIONAL_LASTPRIVATE 1
 #endif
 

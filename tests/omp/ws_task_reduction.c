@@ -263,7 +263,7 @@ int main(int argc, char **argv)
     nested_in_taskgroup();
     CHECK(orphaned() == 45, "orphaned loop reduction(task)");
     many_in_a_row();
-    if (test_result())
-        return 1;
+    if (test_result() || !XOMP_TEST_HAVE_CANCELLED_TASK_REDUCTION)
+        return test_result();
     return test_exec_again(argv, "XOMP_TEST_CANCEL_EXEC", "OMP_CANCELLATION", "true");
 }
