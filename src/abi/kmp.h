@@ -168,7 +168,6 @@ struct kmp_doacross_frame {
     struct kmp_doacross_frame *prev;
     bool pending;         /* announced; the loop's init has not run yet */
     bool entered;         /* a static loop: the frame entered the construct */
-    unsigned merged;      /* leading dimensions the loop collapses into one */
     unsigned ndims;
     kmp_dim dims[];       /* as announced */
 };

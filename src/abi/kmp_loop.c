@@ -20,9 +20,11 @@
  * ordered(n) loops (__kmpc_doacross_*): __kmpc_doacross_init comes before
  * the loop's init, which then enters xomp's construct with the
  * dimensions; post and wait number iterations from each dimension's
- * first value and step.  When the loop collapses its first dimensions
- * (collapse(m)), they are numbered as one (row-major), so that xomp's
- * doacross loop runs over the same iterations as the loop itself.
+ * first value and step.  Clang's dimensions are not the loop's own
+ * iteration space (a collapsed loop shares out the product of its first
+ * dimensions; a bound `i < n` comes as n, one past the last value), so
+ * the progress is kept per iteration (runtime/doacross.c), which needs no
+ * link between the iterations and the threads that run them.
  */
 #include "../runtime/log.h"
 #include "../runtime/loop.h"
@@ -84,25 +86,12 @@ static uint64_t dim_count(const kmp_dim *d)
     return 0;
 }
 
-/* The dimensions of xomp's doacross loop for a loop of `trip` iterations:
- * the leading dimensions whose product is `trip` become one.  Returns how
- * many there are (at most f->ndims), in dims[]. */
-static unsigned doacross_dims(struct kmp_doacross_frame *f, uint64_t trip, uint64_t *dims)
+/* The dimensions of xomp's doacross loop: each dimension's values. */
+static unsigned doacross_dims(const struct kmp_doacross_frame *f, uint64_t *dims)
 {
-    unsigned m = 1;
-    uint64_t product = dim_count(&f->dims[0]);
-    while (product != trip && m < f->ndims &&
-           !__builtin_mul_overflow(product, dim_count(&f->dims[m]), &product))
-        m++;
-    if (product != trip)
-        m = 1; /* not a collapsed nest: the loop is over the first dimension */
-    f->merged = m;
-    dims[0] = 1;
-    for (unsigned i = 0; i < m; i++)
-        dims[0] *= dim_count(&f->dims[i]);
-    for (unsigned i = m; i < f->ndims; i++)
-        dims[1 + i - m] = dim_count(&f->dims[i]);
-    return f->ndims - m + 1;
+    for (unsigned i = 0; i < f->ndims; i++)
+        dims[i] = dim_count(&f->dims[i]);
+    return f->ndims;
 }
 
 /* ---- static schedules ---- */
@@ -167,13 +156,13 @@ static void doacross_enter_static(struct xomp_thread *thr, kmp_int32 kind, uint6
     f->pending = false;
     f->entered = true;
     uint64_t dims[f->ndims];
-    unsigned ndims = doacross_dims(f, trip, dims);
     struct xomp_loop l = {.first = 0, .incr = 1, .end = trip, .count = trip};
     struct xomp_loop_args a = {
         .loop = &l,
         .sched = xomp_sched_make(XOMP_SCHED_STATIC, kind == KMP_SCH_STATIC_CHUNKED ? chunk : 0),
-        .ndims = ndims,
+        .ndims = doacross_dims(f, dims),
         .dims = dims,
+        .doacross_per_iteration = true,
     };
     xomp_loop_start(&a, NULL, NULL);
 }
@@ -363,8 +352,9 @@ static void dispatch_init(uint64_t first, int64_t incr, uint64_t trip, kmp_int32
     uint64_t dims[ndims ? ndims : 1];
     if (ndims) {
         f->pending = false;
-        a.ndims = doacross_dims(f, trip, dims);
+        a.ndims = doacross_dims(f, dims);
         a.dims = dims;
+        a.doacross_per_iteration = true;
     }
     xomp_loop_start(&a, NULL, NULL);
 }
@@ -468,7 +458,6 @@ XOMP_EXPORT void __kmpc_doacross_init(kmp_ident *loc, kmp_int32 gtid, kmp_int32 
     f->prev = k->doacross;
     f->pending = true;
     f->entered = false;
-    f->merged = 1;
     f->ndims = (unsigned)num_dims;
     memcpy(f->dims, dims, (size_t)num_dims * sizeof(kmp_dim));
     k->doacross = f;
@@ -480,20 +469,13 @@ XOMP_EXPORT void __kmpc_doacross_init(kmp_ident *loc, kmp_int32 gtid, kmp_int32 
 static bool doacross_iter(const struct kmp_doacross_frame *f, const kmp_int64 *vec,
                           uint64_t *iter)
 {
-    uint64_t n[f->ndims];
     for (unsigned i = 0; i < f->ndims; i++) {
         const kmp_dim *d = &f->dims[i];
         if (d->st > 0 ? vec[i] < d->lo || vec[i] > d->up : vec[i] > d->lo || vec[i] < d->up)
             return false;
-        n[i] = d->st > 0 ? ((uint64_t)vec[i] - (uint64_t)d->lo) / (uint64_t)d->st
-                         : ((uint64_t)d->lo - (uint64_t)vec[i]) / (0 - (uint64_t)d->st);
+        iter[i] = d->st > 0 ? ((uint64_t)vec[i] - (uint64_t)d->lo) / (uint64_t)d->st
+                            : ((uint64_t)d->lo - (uint64_t)vec[i]) / (0 - (uint64_t)d->st);
     }
-    /* The merged leading dimensions, row-major. */
-    iter[0] = 0;
-    for (unsigned i = 0; i < f->merged; i++)
-        iter[0] = iter[0] * dim_count(&f->dims[i]) + n[i];
-    for (unsigned i = f->merged; i < f->ndims; i++)
-        iter[1 + i - f->merged] = n[i];
     return true;
 }
 
