@@ -236,6 +236,12 @@ DEFINE_STATIC_INIT(4u, kmp_uint32, kmp_uint32, kmp_int32)
 DEFINE_STATIC_INIT(8, kmp_int64, kmp_uint64, kmp_int64)
 DEFINE_STATIC_INIT(8u, kmp_uint64, kmp_uint64, kmp_int64)
 
+/* The end of a dispatched loop (clang 19 and later): the construct ended
+ * with the member's last __kmpc_dispatch_next. */
+XOMP_EXPORT void __kmpc_dispatch_deinit(kmp_ident *loc, kmp_int32 gtid)
+{
+}
+
 XOMP_EXPORT void __kmpc_for_static_fini(kmp_ident *loc, kmp_int32 gtid)
 {
     /* Nothing was entered (a doacross loop's construct ends with

@@ -102,6 +102,40 @@ XOMP_EXPORT void __kmpc_fork_call(kmp_ident *loc, kmp_int32 argc, kmp_microtask 
     fork_args_free(&a, stack);
 }
 
+/* parallel if(false): the encountering thread alone runs the region, as a
+ * team of one (levels, thread numbers and ICVs as for any region). */
+static void empty_region(void *data)
+{
+    (void)data;
+}
+
+/* parallel if(cond) with the region's arguments packed behind one pointer
+ * (clang's OpenMPIRBuilder, clang 17 and later). */
+static void run_microtask_if0(kmp_microtask fn, int argc, void **argv)
+{
+    struct xomp_thread *thr = xomp_self();
+    kmp_int32 gtid = thr->gtid, tid = 0;
+    xomp_kmp_invoke(fn, &gtid, &tid, argc, argv);
+}
+
+XOMP_EXPORT void __kmpc_fork_call_if(kmp_ident *loc, kmp_int32 argc, kmp_microtask microtask,
+                                     kmp_int32 cond, void *args)
+{
+    void *argv[1] = {args};
+    int n = args ? 1 : 0;
+    struct xomp_thread *thr = xomp_self();
+    unsigned num_threads;
+    unsigned flags = take_pushed(thr, &num_threads);
+    if (cond) {
+        struct fork_args a = {microtask, n, argv};
+        xomp_parallel(run_microtask, &a, num_threads, flags);
+        return;
+    }
+    xomp_parallel_start(empty_region, NULL, 1, flags);
+    run_microtask_if0(microtask, n, argv);
+    xomp_parallel_end();
+}
+
 XOMP_EXPORT void __kmpc_push_num_threads(kmp_ident *loc, kmp_int32 gtid, kmp_int32 num_threads)
 {
     if (num_threads <= 0) {
@@ -127,13 +161,6 @@ XOMP_EXPORT void __kmpc_push_proc_bind(kmp_ident *loc, kmp_int32 gtid, int proc_
         return;
     }
     xomp_kmp_state(xomp_self())->proc_bind = proc_bind;
-}
-
-/* parallel if(false): the encountering thread alone runs the region, as a
- * team of one (levels, thread numbers and ICVs as for any region). */
-static void empty_region(void *data)
-{
-    (void)data;
 }
 
 XOMP_EXPORT void __kmpc_serialized_parallel(kmp_ident *loc, kmp_int32 gtid)
@@ -174,6 +201,14 @@ XOMP_EXPORT void __kmpc_push_num_teams(kmp_ident *loc, kmp_int32 gtid, kmp_int32
     }
     k->num_teams = num_teams;
     k->thread_limit = num_threads;
+}
+
+/* thread_limit on a target construct run on the host (clang 17 and
+ * later): the current task's thread-limit-var. */
+XOMP_EXPORT void __kmpc_set_thread_limit(kmp_ident *loc, kmp_int32 gtid, kmp_int32 thread_limit)
+{
+    if (thread_limit > 0)
+        xomp_teams_limit_threads((unsigned)thread_limit);
 }
 
 /* num_teams(lower: upper) (OpenMP 5.1): the host runs the lower bound. */

@@ -7,6 +7,7 @@
  * synchronizes with each other.
  */
 #include "../runtime/loop.h"
+#include "../runtime/loop_fast.h"
 #include "../runtime/mutex.h"
 #include "../runtime/thread.h"
 #include "../runtime/ws.h"
@@ -49,6 +50,50 @@ XOMP_EXPORT void __kmpc_copyprivate(kmp_ident *loc, kmp_int32 gtid, size_t cpy_s
     if (!didit)
         cpy_func(cpy_data, team->copyprivate);
     xomp_barrier_wait(thr);
+}
+
+/* The same with one barrier (clang's OpenMPIRBuilder): the member that ran
+ * the single passes its data, the others NULL, and all get its data back;
+ * the compiler copies and then emits a barrier of its own. */
+XOMP_EXPORT void *__kmpc_copyprivate_light(kmp_ident *loc, kmp_int32 gtid, void *cpy_data)
+{
+    struct xomp_thread *thr = xomp_self();
+    struct xomp_team *team = thr->team;
+    if (!team)
+        return cpy_data;
+    if (cpy_data)
+        team->copyprivate = cpy_data;
+    xomp_barrier_wait(thr);
+    return team->copyprivate;
+}
+
+/* ---- sections handed out one by one (Intel's compilers) ---- */
+
+/* Every member meets the construct; the sections are numbered 0 .. n-1
+ * and each __kmpc_next_section call claims the next one from the
+ * construct's cursor (n or more: none left).  Active in a team of one
+ * too, so that the compiler never runs the sections itself. */
+XOMP_EXPORT kmp_int32 __kmpc_sections_init(kmp_ident *loc, kmp_int32 gtid)
+{
+    struct xomp_loop l = {.first = 0, .incr = 1, .end = UINT32_MAX, .count = UINT32_MAX};
+    struct xomp_loop_args a = {.loop = &l, .sched = xomp_sched_make(XOMP_SCHED_DYNAMIC, 1)};
+    a.sched.monotonic = true; /* one shared cursor, in order */
+    xomp_loop_start(&a, NULL, NULL);
+    return 1;
+}
+
+XOMP_EXPORT kmp_int32 __kmpc_next_section(kmp_ident *loc, kmp_int32 gtid,
+                                          kmp_int32 number_of_sections)
+{
+    uint64_t s, e;
+    if (!xomp_loop_next_inline(&s, &e) || s >= (uint64_t)number_of_sections)
+        return number_of_sections;
+    return (kmp_int32)s;
+}
+
+XOMP_EXPORT void __kmpc_end_sections(kmp_ident *loc, kmp_int32 gtid)
+{
+    xomp_loop_end(XOMP_LOOP_END_NOWAIT); /* the compiler emits the barrier */
 }
 
 /* ---- master, masked ---- */

@@ -11,8 +11,9 @@
  *     __kmpc_team_static_init_4;
  *   - __kmpc_threadprivate_cached;
  *   - __kmpc_taskloop_5 with a strict grainsize;
- *   - __kmpc_omp_taskwait_deps_51 (when the runtime has it: libomp 14
- *     does not).
+ *   - entries of newer compilers, when the runtime has them (libomp 14
+ *     does not): __kmpc_fork_call_if, __kmpc_copyprivate_light, the
+ *     sections of Intel's compilers (__kmpc_sections_init and kin).
  * Every iteration must run exactly once, every thread and team see its
  * arguments.  Built with clang only; run on xomp and on LLVM libomp.
  */
@@ -393,8 +394,77 @@ static void taskloop_strict(void)
           twos, lastpriv);
 }
 
+/* ---- entries of newer compilers (looked up: libomp 14 lacks them) ---- */
+
+static int if_calls, if_args_ok;
+
+static void if_body(int32_t *g, int32_t *t, intptr_t packed)
+{
+    __atomic_add_fetch(&if_calls, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&if_args_ok, packed == 1234, __ATOMIC_RELAXED);
+}
+
+static int sections_run[7];
+
+static void sections_body(int32_t *g, int32_t *t)
+{
+    int32_t (*init)(ident_t *, int32_t) = (int32_t(*)(ident_t *, int32_t))dlsym(
+        RTLD_DEFAULT, "__kmpc_sections_init");
+    int32_t (*next)(ident_t *, int32_t, int32_t) = (int32_t(*)(ident_t *, int32_t, int32_t))dlsym(
+        RTLD_DEFAULT, "__kmpc_next_section");
+    void (*end)(ident_t *, int32_t) = (void (*)(ident_t *, int32_t))dlsym(
+        RTLD_DEFAULT, "__kmpc_end_sections");
+    if (init(NULL, *g))
+        for (int32_t s = next(NULL, *g, 7); s < 7; s = next(NULL, *g, 7))
+            __atomic_add_fetch(&sections_run[s], 1, __ATOMIC_RELAXED);
+    end(NULL, *g);
+    __kmpc_barrier(NULL, *g);
+}
+
+static int light_bad;
+
+static void light_body(int32_t *g, int32_t *t)
+{
+    void *(*light)(ident_t *, int32_t, void *) = (void *(*)(ident_t *, int32_t, void *))dlsym(
+        RTLD_DEFAULT, "__kmpc_copyprivate_light");
+    long mine = 77;
+    int won = __kmpc_single(NULL, *g);
+    if (won)
+        __kmpc_end_single(NULL, *g);
+    long *theirs = light(NULL, *g, won ? &mine : NULL);
+    if (!theirs || *theirs != 77)
+        __atomic_add_fetch(&light_bad, 1, __ATOMIC_RELAXED);
+    __kmpc_barrier(NULL, *g); /* the winner's value stays alive until here */
+}
+
+static void newer_entries(void)
+{
+    void (*fork_if)(ident_t *, int32_t, kmpc_micro, int32_t, void *) =
+        (void (*)(ident_t *, int32_t, kmpc_micro, int32_t, void *))dlsym(RTLD_DEFAULT,
+                                                                        "__kmpc_fork_call_if");
+    if (!fork_if || !dlsym(RTLD_DEFAULT, "__kmpc_sections_init") ||
+        !dlsym(RTLD_DEFAULT, "__kmpc_copyprivate_light")) {
+        CHECK(!test_runtime_is_xomp(), "xomp lacks an entry of newer compilers");
+        return;
+    }
+    int threads = omp_get_max_threads();
+    fork_if(NULL, 1, (kmpc_micro)if_body, 1, (void *)(intptr_t)1234);
+    fork_if(NULL, 1, (kmpc_micro)if_body, 0, (void *)(intptr_t)1234);
+    CHECK(if_calls == threads + 1 && if_args_ok == if_calls,
+          "fork_call_if: %d calls (%d with their argument), expected %d", if_calls, if_args_ok,
+          threads + 1);
+    __kmpc_fork_call(NULL, 0, (kmpc_micro)sections_body);
+    int wrong = 0;
+    for (int s = 0; s < 7; s++)
+        wrong += sections_run[s] != 1;
+    CHECK(wrong == 0, "__kmpc_next_section: %d of 7 sections not run exactly once", wrong);
+    __kmpc_fork_call(NULL, 0, (kmpc_micro)light_body);
+    CHECK(light_bad == 0, "copyprivate_light: %d members got the wrong data", light_bad);
+}
+
 int main(void)
 {
+    newer_entries();
     fork_arguments();
     schedules();
     distribute();
