@@ -7,7 +7,9 @@
  * the capture forms (each captured value seen once), read, write, swap,
  * the OpenMP 5.1 compare forms and the generic N-byte form -- and the
  * totals must come out exact.  Built with clang only; run on xomp and on
- * LLVM libomp (which defines the same entries).
+ * LLVM libomp (which defines the same entries; its locks index
+ * per-thread data by the gtid argument, so every call passes the calling
+ * thread's).
  */
 #include "xomp_test.h"
 
@@ -42,6 +44,7 @@ char __kmpc_atomic_val_1_cas_cpt(ident_t *, int, char *, char, char, char *);
 void __kmpc_atomic_8(ident_t *, int, void *, void *, void (*)(void *, void *, void *));
 void __kmpc_atomic_16(ident_t *, int, void *, void *, void (*)(void *, void *, void *));
 void __kmpc_atomic_start(void);
+int32_t __kmpc_global_thread_num(ident_t *);
 void __kmpc_atomic_end(void);
 
 #define ROUNDS 2000
@@ -85,45 +88,46 @@ int main(void)
                                 bad_read)
     {
         int me = omp_get_thread_num();
+        int gtid = __kmpc_global_thread_num(NULL); /* libomp's locks need it */
 #pragma omp single
         threads = omp_get_num_threads();
         for (int r = 0; r < ROUNDS; r++) {
-            __kmpc_atomic_fixed4_add(NULL, 0, &i4, 3);
-            int64_t old = __kmpc_atomic_fixed8_sub_cpt(NULL, 0, &i8, 1, 0); /* the old value */
+            __kmpc_atomic_fixed4_add(NULL, gtid, &i4, 3);
+            int64_t old = __kmpc_atomic_fixed8_sub_cpt(NULL, gtid, &i8, 1, 0); /* the old value */
             if (-old >= 0 && -old < (int64_t)sizeof seen)
                 __atomic_add_fetch(&seen[-old], 1, __ATOMIC_RELAXED);
             else
                 __atomic_add_fetch(&bad_capture, 1, __ATOMIC_RELAXED);
-            __kmpc_atomic_fixed1_add(NULL, 0, &i1, 1); /* wraps: checked modulo 256 */
-            __kmpc_atomic_fixed2_max(NULL, 0, &max2, (short)(me * 1000 + r % 7));
-            __kmpc_atomic_fixed8_orb(NULL, 0, &bits, (int64_t)1 << (r % 64));
-            __kmpc_atomic_fixed4_sub_rev(NULL, 0, &rev, 10); /* rev = 10 - rev */
-            __kmpc_atomic_float8_add(NULL, 0, &d, 0.5);
-            __kmpc_atomic_float10_add(NULL, 0, &ld, 0.25L);
-            __kmpc_atomic_cmplx4_add(NULL, 0, &c4, 1.0f + 2.0f * I);
-            __kmpc_atomic_cmplx8_add(NULL, 0, &c8, 2.0 + 1.0 * I);
+            __kmpc_atomic_fixed1_add(NULL, gtid, &i1, 1); /* wraps: checked modulo 256 */
+            __kmpc_atomic_fixed2_max(NULL, gtid, &max2, (short)(me * 1000 + r % 7));
+            __kmpc_atomic_fixed8_orb(NULL, gtid, &bits, (int64_t)1 << (r % 64));
+            __kmpc_atomic_fixed4_sub_rev(NULL, gtid, &rev, 10); /* rev = 10 - rev */
+            __kmpc_atomic_float8_add(NULL, gtid, &d, 0.5);
+            __kmpc_atomic_float10_add(NULL, gtid, &ld, 0.25L);
+            __kmpc_atomic_cmplx4_add(NULL, gtid, &c4, 1.0f + 2.0f * I);
+            __kmpc_atomic_cmplx8_add(NULL, gtid, &c8, 2.0 + 1.0 * I);
             uint64_t one = 1;
-            __kmpc_atomic_8(NULL, 0, &generic8, &one, add_u64);
+            __kmpc_atomic_8(NULL, gtid, &generic8, &one, add_u64);
             struct pair inc = {1, 2};
-            __kmpc_atomic_16(NULL, 0, &generic16, &inc, add_pair);
+            __kmpc_atomic_16(NULL, gtid, &generic16, &inc, add_pair);
             __kmpc_atomic_start();
             locked++;
             __kmpc_atomic_end();
             /* A value written whole is read whole. */
-            __kmpc_atomic_float8_wr(NULL, 0, &wr, me + 0.5);
-            double seen_wr = __kmpc_atomic_float8_rd(NULL, 0, &wr);
+            __kmpc_atomic_float8_wr(NULL, gtid, &wr, me + 0.5);
+            double seen_wr = __kmpc_atomic_float8_rd(NULL, gtid, &wr);
             if (seen_wr != (int)seen_wr + 0.5)
                 __atomic_add_fetch(&bad_read, 1, __ATOMIC_RELAXED);
             /* compare-and-swap: each thread claims increments of cas_done. */
             int32_t cur = __atomic_load_n(&cas_done, __ATOMIC_RELAXED);
-            while (!__kmpc_atomic_bool_4_cas(NULL, 0, &cas_done, cur, cur + 1))
+            while (!__kmpc_atomic_bool_4_cas(NULL, gtid, &cas_done, cur, cur + 1))
                 cur = __atomic_load_n(&cas_done, __ATOMIC_RELAXED);
             int64_t c = __atomic_load_n(&cas8, __ATOMIC_RELAXED), was;
-            while ((was = __kmpc_atomic_val_8_cas(NULL, 0, &cas8, c, c + 2)) != c)
+            while ((was = __kmpc_atomic_val_8_cas(NULL, gtid, &cas8, c, c + 2)) != c)
                 c = was;
         }
-        __kmpc_atomic_fixed4u_shr(NULL, 0, &shr, 1);
-        __kmpc_atomic_fixed4_swp(NULL, 0, &swapped, me);
+        __kmpc_atomic_fixed4u_shr(NULL, gtid, &shr, 1);
+        __kmpc_atomic_fixed4_swp(NULL, gtid, &swapped, me);
     }
     long n = (long)threads * ROUNDS;
     CHECK(i4 == 3 * n, "fixed4_add: %d, expected %ld", i4, 3 * n);
