@@ -214,6 +214,7 @@ def resolve_runtimes(cfg: Config, note) -> list:
 
 def make_plan(cfg: Config, kernels, rts, note) -> list:
     workloads = []
+    left_out_by_reason = {}  # (runtimes run under, why, left out) -> kernels
     for k in kernels:
         try:
             classes = kernels_mod.list_classes(k)
@@ -226,9 +227,11 @@ def make_plan(cfg: Config, kernels, rts, note) -> list:
         left_out = [rt.name for rt in rts if rt not in plan.runtimes_for(k.name, rts)]
         if left_out:
             fams, why = kernels_mod.families(k.name)
-            note(f"{k.name} runs under {', '.join(fams)} only ({why}): "
-                 f"not run under {', '.join(left_out)}")
+            left_out_by_reason.setdefault((fams, why, tuple(left_out)), []).append(k.name)
         workloads += mine
+    for (fams, why, left_out), names in left_out_by_reason.items():
+        note(f"{', '.join(names)} run{'s' if len(names) == 1 else ''} under "
+             f"{', '.join(fams)} only ({why}): not run under {', '.join(left_out)}")
     return plan.build_plan(workloads, cfg.threads, rts, cfg.reps, cfg.serial_reps)
 
 
