@@ -28,6 +28,7 @@
 #include "../runtime/thread.h"
 #include "../sched/barrier.h"
 #include "../task/task_core.h"
+#include "../tool/ompt.h"
 #include "kmp.h"
 
 #define GOMP_CANCEL_PARALLEL 1
@@ -35,10 +36,20 @@
 #define GOMP_CANCEL_SECTIONS 4
 #define GOMP_CANCEL_TASKGROUP 8
 
+/* OMPT's flag for a construct kind of GOMP_cancel's `which`. */
+static int cancel_construct(int which)
+{
+    if (which & GOMP_CANCEL_LOOP)
+        return ompt_cancel_loop;
+    if (which & GOMP_CANCEL_SECTIONS)
+        return ompt_cancel_sections;
+    if (which & GOMP_CANCEL_TASKGROUP)
+        return ompt_cancel_taskgroup;
+    return ompt_cancel_parallel;
+}
+
 static bool cancellation_point(int which)
 {
-    if (!xomp_cfg.cancellation)
-        return false;
     struct xomp_thread *thr = xomp_self();
     struct xomp_team *team = thr->team;
     if (which & (GOMP_CANCEL_LOOP | GOMP_CANCEL_SECTIONS))
@@ -51,14 +62,31 @@ static bool cancellation_point(int which)
     return team && atomic_load_explicit(&team->cancelled, memory_order_acquire);
 }
 
-static bool cancel(int which, bool do_cancel)
+/* A cancellation point that finds its construct cancelled tells a tool. */
+static bool detected(int which, bool cancelled, const void *codeptr)
+{
+    if (cancelled)
+        XOMP_HOOK(xomp_ompt_cancel(xomp_self(), ompt_cancel_detected | cancel_construct(which),
+                                   codeptr));
+    return cancelled;
+}
+
+XOMP_EXPORT bool GOMP_cancellation_point(int which)
+{
+    if (!xomp_cfg.cancellation)
+        return false;
+    return detected(which, cancellation_point(which), XOMP_CODEPTR());
+}
+
+static bool cancel(int which, bool do_cancel, const void *codeptr)
 {
     if (!xomp_cfg.cancellation)
         return false;
     if (!do_cancel)
-        return cancellation_point(which);
+        return detected(which, cancellation_point(which), codeptr);
     struct xomp_thread *thr = xomp_self();
     struct xomp_team *team = thr->team;
+    XOMP_HOOK(xomp_ompt_cancel(thr, ompt_cancel_activated | cancel_construct(which), codeptr));
     if (which & (GOMP_CANCEL_LOOP | GOMP_CANCEL_SECTIONS)) {
         /* Orphaned: only this thread's share is cancelled, which the caller
          * does by leaving the loop. */
@@ -80,14 +108,9 @@ static bool cancel(int which, bool do_cancel)
     return true;
 }
 
-XOMP_EXPORT bool GOMP_cancellation_point(int which)
-{
-    return cancellation_point(which);
-}
-
 XOMP_EXPORT bool GOMP_cancel(int which, bool do_cancel)
 {
-    return cancel(which, do_cancel);
+    return cancel(which, do_cancel, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT bool GOMP_barrier_cancel(void)
@@ -95,10 +118,13 @@ XOMP_EXPORT bool GOMP_barrier_cancel(void)
     struct xomp_thread *thr = xomp_self();
     if (!thr->team)
         return false;
+    const void *codeptr = XOMP_CODEPTR();
     /* Only a cancelled region makes the caller skip to its end: a `cancel
      * for` of a nowait loop before this barrier is consumed here, and the
      * region goes on (barrier.h). */
-    return xomp_barrier_wait_cancellable(thr);
+    return detected(GOMP_CANCEL_PARALLEL,
+                    xomp_barrier_wait_cancellable(thr, ompt_sync_region_barrier_explicit, codeptr),
+                    codeptr);
 }
 
 /* ---- the LLVM ABI ---- */
@@ -116,27 +142,28 @@ static int gomp_which(kmp_int32 kind)
     }
 }
 
-static kmp_int32 kmp_cancel(const char *entry, kmp_int32 kind, bool do_cancel)
+static kmp_int32 kmp_cancel(const char *entry, kmp_int32 kind, bool do_cancel,
+                            const void *codeptr)
 {
     int which = gomp_which(kind);
     if (!which) {
         xomp_warn("%s: unknown construct kind %d; nothing cancelled", entry, kind);
         return 0;
     }
-    bool cancelled = cancel(which, do_cancel);
+    bool cancelled = cancel(which, do_cancel, codeptr);
     if (cancelled && (which & (GOMP_CANCEL_LOOP | GOMP_CANCEL_SECTIONS)))
-        xomp_loop_end(XOMP_LOOP_END_NOWAIT); /* a dispatched loop ends here */
+        xomp_loop_end(XOMP_LOOP_END_NOWAIT, codeptr); /* a dispatched loop ends here */
     return cancelled;
 }
 
 XOMP_EXPORT kmp_int32 __kmpc_cancel(kmp_ident *loc, kmp_int32 gtid, kmp_int32 kind)
 {
-    return kmp_cancel("__kmpc_cancel", kind, true);
+    return kmp_cancel("__kmpc_cancel", kind, true, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT kmp_int32 __kmpc_cancellationpoint(kmp_ident *loc, kmp_int32 gtid, kmp_int32 kind)
 {
-    return kmp_cancel("__kmpc_cancellationpoint", kind, false);
+    return kmp_cancel("__kmpc_cancellationpoint", kind, false, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT kmp_int32 __kmpc_cancel_barrier(kmp_ident *loc, kmp_int32 gtid)
@@ -144,7 +171,10 @@ XOMP_EXPORT kmp_int32 __kmpc_cancel_barrier(kmp_ident *loc, kmp_int32 gtid)
     struct xomp_thread *thr = xomp_self();
     if (!thr->team)
         return 0;
-    return xomp_barrier_wait_cancellable(thr);
+    const void *codeptr = XOMP_CODEPTR();
+    return detected(GOMP_CANCEL_PARALLEL,
+                    xomp_barrier_wait_cancellable(thr, xomp_kmp_barrier_kind(loc), codeptr),
+                    codeptr);
 }
 
 /* LLVM's omp.h: is cancellation of this kind requested for the innermost
@@ -153,5 +183,5 @@ XOMP_EXPORT kmp_int32 __kmpc_cancel_barrier(kmp_ident *loc, kmp_int32 gtid)
 XOMP_EXPORT int kmp_get_cancellation_status(int kind)
 {
     int which = gomp_which(kind);
-    return which && cancellation_point(which);
+    return xomp_cfg.cancellation && which && cancellation_point(which);
 }

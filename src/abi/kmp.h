@@ -41,6 +41,15 @@ typedef struct kmp_ident {
  * reduction, so __kmpc_reduce may return KMP_REDUCE_ATOMIC. */
 #define KMP_IDENT_ATOMIC_REDUCE 0x10
 
+/* kmp_ident.flags of a barrier: explicit (`#pragma omp barrier`), or the
+ * implicit one at the end of a worksharing construct. */
+#define KMP_IDENT_BARRIER_EXPL 0x20
+#define KMP_IDENT_BARRIER_IMPL 0x40
+
+/* The OMPT kind (ompt_sync_region_t) of a barrier at `loc`: explicit,
+ * implicit at a worksharing construct's end, else the implementation's. */
+int xomp_kmp_barrier_kind(const kmp_ident *loc);
+
 /* A named critical section, a reduction's lock: 32 zeroed bytes that the
  * compiler allocates; xomp's mutex word is the first 4. */
 typedef kmp_int32 kmp_critical_name[8];
@@ -107,7 +116,8 @@ kmp_task *xomp_kmp_task_new(struct xomp_thread *thr, kmp_int32 flags, size_t siz
                             size_t shareds_size, kmp_routine_entry routine);
 /* Schedule a task whose descriptor is ready (or run it now); `depend` in
  * GCC's format, or NULL. */
-void xomp_kmp_task_submit(struct xomp_thread *thr, kmp_task *kt, void **depend, bool undeferred);
+void xomp_kmp_task_submit(struct xomp_thread *thr, kmp_task *kt, void **depend, bool undeferred,
+                          const void *codeptr);
 
 /* Dependences in GCC's depend-array format (what xomp's dependence code
  * reads), built from the LLVM lists; `storage` holds room for

@@ -150,7 +150,7 @@ static struct static_share static_share(kmp_int32 kind, uint64_t trip, uint64_t 
 /* Enter the construct of a static doacross loop (the frame's pending
  * loop), so that post and wait find its progress words. */
 static void doacross_enter_static(struct xomp_thread *thr, kmp_int32 kind, uint64_t trip,
-                                  uint64_t chunk)
+                                  uint64_t chunk, const void *codeptr)
 {
     struct kmp_doacross_frame *f = doacross_top(thr);
     f->pending = false;
@@ -163,6 +163,7 @@ static void doacross_enter_static(struct xomp_thread *thr, kmp_int32 kind, uint6
         .ndims = doacross_dims(f, dims),
         .dims = dims,
         .doacross_per_iteration = true,
+        .codeptr = codeptr,
     };
     xomp_loop_start(&a, NULL, NULL);
 }
@@ -200,7 +201,7 @@ static void doacross_enter_static(struct xomp_thread *thr, kmp_int32 kind, uint6
                 *plastiter = 0;                                                                 \
             *pstride = incr; /* an empty loop: the bounds stay as they are */                   \
             if (doacross_top(thr) && doacross_top(thr)->pending)                                \
-                doacross_enter_static(thr, kind, 0, 0);                                         \
+                doacross_enter_static(thr, kind, 0, 0, XOMP_CODEPTR());                                         \
             return;                                                                             \
         }                                                                                       \
         U span = incr > 0 ? (U)(upper - lower) : (U)(lower - upper);                            \
@@ -209,7 +210,8 @@ static void doacross_enter_static(struct xomp_thread *thr, kmp_int32 kind, uint6
         uint64_t tid, nth;                                                                      \
         sharers(thr, distribute, &tid, &nth);                                                   \
         if (doacross_top(thr) && doacross_top(thr)->pending)                                    \
-            doacross_enter_static(thr, kind, trip, chunk > 0 ? (uint64_t)chunk : 1);            \
+            doacross_enter_static(thr, kind, trip, chunk > 0 ? (uint64_t)chunk : 1,           \
+                                  XOMP_CODEPTR());            \
         if (nth <= 1) {                                                                         \
             /* The whole loop. */                                                               \
             if (plastiter)                                                                      \
@@ -345,14 +347,14 @@ static struct xomp_sched dispatch_sched(kmp_int32 schedule, uint64_t chunk, bool
 }
 
 static void dispatch_init(uint64_t first, int64_t incr, uint64_t trip, kmp_int32 schedule,
-                          uint64_t chunk)
+                          uint64_t chunk, const void *codeptr)
 {
     struct xomp_thread *thr = xomp_self();
     bool ordered;
     struct xomp_sched s = dispatch_sched(schedule, chunk, &ordered);
     struct xomp_loop l = {.first = first, .incr = (uint64_t)incr, .count = trip};
     l.end = first + trip * (uint64_t)incr; /* only compared with (see dispatch_next) */
-    struct xomp_loop_args a = {.loop = &l, .sched = s, .ordered = ordered};
+    struct xomp_loop_args a = {.loop = &l, .sched = s, .ordered = ordered, .codeptr = codeptr};
     struct kmp_doacross_frame *f = doacross_top(thr);
     unsigned ndims = f && f->pending ? f->ndims : 0;
     uint64_t dims[ndims ? ndims : 1];
@@ -368,12 +370,13 @@ static void dispatch_init(uint64_t first, int64_t incr, uint64_t trip, kmp_int32
 /* The calling member's next chunk: its first value, its last (inclusive)
  * and whether it holds the loop's last iteration; false when the loop
  * has none left for it, which ends the construct for this member. */
-static bool dispatch_next(uint64_t *lo, uint64_t *hi, bool *last, uint64_t *incr)
+static bool dispatch_next(uint64_t *lo, uint64_t *hi, bool *last, uint64_t *incr,
+                          const void *codeptr)
 {
     struct xomp_thread *thr = xomp_self();
     uint64_t vstart, vend;
     if (!xomp_loop_next_inline(&vstart, &vend)) {
-        xomp_loop_end(XOMP_LOOP_END_NOWAIT);
+        xomp_loop_end(XOMP_LOOP_END_NOWAIT, codeptr);
         return false;
     }
     struct xomp_ws *ws = xomp_loop_current(thr, xomp_loop_member(thr));
@@ -403,7 +406,7 @@ static bool dispatch_next(uint64_t *lo, uint64_t *hi, bool *last, uint64_t *incr
             trip = (uint64_t)(span / step) + 1;                                                 \
         }                                                                                       \
         dispatch_init((uint64_t)lb, (int64_t)st, trip, schedule,                                \
-                      chunk > 0 ? (uint64_t)chunk : 0);                                         \
+                      chunk > 0 ? (uint64_t)chunk : 0, XOMP_CODEPTR());                         \
     }                                                                                           \
                                                                                                 \
     XOMP_EXPORT int __kmpc_dispatch_next_##SUFFIX(kmp_ident *loc, kmp_int32 gtid,               \
@@ -412,7 +415,7 @@ static bool dispatch_next(uint64_t *lo, uint64_t *hi, bool *last, uint64_t *incr
     {                                                                                           \
         uint64_t lo, hi, incr;                                                                  \
         bool last;                                                                              \
-        if (!dispatch_next(&lo, &hi, &last, &incr))                                             \
+        if (!dispatch_next(&lo, &hi, &last, &incr, XOMP_CODEPTR()))                             \
             return 0;                                                                           \
         *p_lb = (T)lo;                                                                          \
         *p_ub = (T)hi;                                                                          \
@@ -506,7 +509,7 @@ XOMP_EXPORT void __kmpc_doacross_fini(kmp_ident *loc, kmp_int32 gtid)
     if (!f)
         xomp_fatal("__kmpc_doacross_fini without __kmpc_doacross_init");
     if (f->entered)
-        xomp_loop_end(XOMP_LOOP_END_NOWAIT); /* the static loop's construct */
+        xomp_loop_end(XOMP_LOOP_END_NOWAIT, XOMP_CODEPTR()); /* the static loop's construct */
     thr->kmp->doacross = f->prev;
     free(f);
 }

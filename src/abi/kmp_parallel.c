@@ -12,6 +12,7 @@
 #include "../runtime/team.h"
 #include "../runtime/teams.h"
 #include "../runtime/thread.h"
+#include "../tool/ompt.h"
 #include "kmp.h"
 
 #include <stdarg.h>
@@ -98,7 +99,7 @@ XOMP_EXPORT void __kmpc_fork_call(kmp_ident *loc, kmp_int32 argc, kmp_microtask 
     va_end(ap);
     unsigned num_threads;
     unsigned flags = take_pushed(thr, &num_threads);
-    xomp_parallel(run_microtask, &a, num_threads, flags);
+    xomp_parallel(run_microtask, &a, num_threads, flags, XOMP_CODEPTR());
     fork_args_free(&a, stack);
 }
 
@@ -128,10 +129,10 @@ XOMP_EXPORT void __kmpc_fork_call_if(kmp_ident *loc, kmp_int32 argc, kmp_microta
     unsigned flags = take_pushed(thr, &num_threads);
     if (cond) {
         struct fork_args a = {microtask, n, argv};
-        xomp_parallel(run_microtask, &a, num_threads, flags);
+        xomp_parallel(run_microtask, &a, num_threads, flags, XOMP_CODEPTR());
         return;
     }
-    xomp_parallel_start(empty_region, NULL, 1, flags);
+    xomp_parallel_start(empty_region, NULL, 1, flags, XOMP_CODEPTR(), false);
     run_microtask_if0(microtask, n, argv);
     xomp_parallel_end();
 }
@@ -168,7 +169,7 @@ XOMP_EXPORT void __kmpc_serialized_parallel(kmp_ident *loc, kmp_int32 gtid)
     struct xomp_thread *thr = xomp_self();
     unsigned ignored;
     unsigned flags = take_pushed(thr, &ignored);
-    xomp_parallel_start(empty_region, NULL, 1, flags);
+    xomp_parallel_start(empty_region, NULL, 1, flags, XOMP_CODEPTR(), false);
 }
 
 XOMP_EXPORT void __kmpc_end_serialized_parallel(kmp_ident *loc, kmp_int32 gtid)

@@ -18,6 +18,7 @@
 #include "../runtime/mutex.h"
 #include "../runtime/thread.h"
 #include "../sched/barrier.h"
+#include "../tool/ompt.h"
 #include "kmp.h"
 
 enum reduce_method {
@@ -80,5 +81,6 @@ XOMP_EXPORT void __kmpc_end_reduce(kmp_ident *loc, kmp_int32 gtid, kmp_critical_
     if (method_of(thr, loc) == REDUCE_CRITICAL)
         xomp_mutex_unlock(reduction_lock(lck));
     if (thr->team)
-        xomp_barrier_wait(thr); /* the construct's barrier */
+        xomp_barrier_wait(thr, ompt_sync_region_barrier_implicit_workshare,
+                          XOMP_CODEPTR()); /* the construct's barrier */
 }

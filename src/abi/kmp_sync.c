@@ -8,28 +8,44 @@
  */
 #include "../runtime/loop.h"
 #include "../runtime/loop_fast.h"
+#include "../runtime/critical.h"
 #include "../runtime/mutex.h"
 #include "../runtime/thread.h"
 #include "../runtime/ws.h"
 #include "../sched/barrier.h"
+#include "../tool/ompt.h"
 #include "kmp.h"
 
 XOMP_EXPORT void __kmpc_barrier(kmp_ident *loc, kmp_int32 gtid)
 {
     struct xomp_thread *thr = xomp_self();
     if (thr->team)
-        xomp_barrier_wait(thr);
+        xomp_barrier_wait(thr, xomp_kmp_barrier_kind(loc), XOMP_CODEPTR());
+}
+
+int xomp_kmp_barrier_kind(const kmp_ident *loc)
+{
+    if (!loc || (loc->flags & KMP_IDENT_BARRIER_EXPL))
+        return ompt_sync_region_barrier_explicit;
+    if (loc->flags & KMP_IDENT_BARRIER_IMPL)
+        return ompt_sync_region_barrier_implicit_workshare;
+    return ompt_sync_region_barrier_implementation;
 }
 
 /* ---- single ---- */
 
 XOMP_EXPORT kmp_int32 __kmpc_single(kmp_ident *loc, kmp_int32 gtid)
 {
-    return xomp_ws_single(xomp_self());
+    struct xomp_thread *thr = xomp_self();
+    bool first = xomp_ws_single(thr);
+    XOMP_HOOK(xomp_single_events(thr, first, true, XOMP_CODEPTR()));
+    return first;
 }
 
 XOMP_EXPORT void __kmpc_end_single(kmp_ident *loc, kmp_int32 gtid)
 {
+    XOMP_HOOK(xomp_ompt_work(xomp_self(), ompt_work_single_executor, ompt_scope_end, 1,
+                             XOMP_CODEPTR()));
 }
 
 /* After a single with copyprivate every member calls this; `didit` is set
@@ -44,12 +60,14 @@ XOMP_EXPORT void __kmpc_copyprivate(kmp_ident *loc, kmp_int32 gtid, size_t cpy_s
     struct xomp_team *team = thr->team;
     if (!team)
         return; /* alone: its own data is the copy */
+    const void *codeptr = XOMP_CODEPTR();
+    const int kind = ompt_sync_region_barrier_implicit_workshare;
     if (didit)
         team->copyprivate = cpy_data;
-    xomp_barrier_wait(thr);
+    xomp_barrier_wait(thr, kind, codeptr);
     if (!didit)
         cpy_func(cpy_data, team->copyprivate);
-    xomp_barrier_wait(thr);
+    xomp_barrier_wait(thr, kind, codeptr);
 }
 
 /* The same with one barrier (clang's OpenMPIRBuilder): the member that ran
@@ -63,7 +81,7 @@ XOMP_EXPORT void *__kmpc_copyprivate_light(kmp_ident *loc, kmp_int32 gtid, void 
         return cpy_data;
     if (cpy_data)
         team->copyprivate = cpy_data;
-    xomp_barrier_wait(thr);
+    xomp_barrier_wait(thr, ompt_sync_region_barrier_implicit_workshare, XOMP_CODEPTR());
     return team->copyprivate;
 }
 
@@ -78,6 +96,8 @@ XOMP_EXPORT kmp_int32 __kmpc_sections_init(kmp_ident *loc, kmp_int32 gtid)
     struct xomp_loop l = {.first = 0, .incr = 1, .end = UINT32_MAX, .count = UINT32_MAX};
     struct xomp_loop_args a = {.loop = &l, .sched = xomp_sched_make(XOMP_SCHED_DYNAMIC, 1)};
     a.sched.monotonic = true; /* one shared cursor, in order */
+    a.sections = true;
+    a.codeptr = XOMP_CODEPTR();
     xomp_loop_start(&a, NULL, NULL);
     return 1;
 }
@@ -93,7 +113,7 @@ XOMP_EXPORT kmp_int32 __kmpc_next_section(kmp_ident *loc, kmp_int32 gtid,
 
 XOMP_EXPORT void __kmpc_end_sections(kmp_ident *loc, kmp_int32 gtid)
 {
-    xomp_loop_end(XOMP_LOOP_END_NOWAIT); /* the compiler emits the barrier */
+    xomp_loop_end(XOMP_LOOP_END_NOWAIT, XOMP_CODEPTR()); /* the compiler emits the barrier */
 }
 
 /* ---- master, masked ---- */
@@ -103,22 +123,33 @@ static bool member_is(const struct xomp_thread *thr, unsigned id)
     return thr->team ? thr->team_id == id : id == 0;
 }
 
+/* The member that runs the block tells a tool its begin and its end. */
+static kmp_int32 masked(unsigned filter_ok, unsigned filter, const void *codeptr)
+{
+    struct xomp_thread *thr = xomp_self();
+    bool mine = filter_ok && member_is(thr, filter);
+    XOMP_HOOK(if (mine) xomp_ompt_masked(thr, ompt_scope_begin, codeptr));
+    return mine;
+}
+
 XOMP_EXPORT kmp_int32 __kmpc_master(kmp_ident *loc, kmp_int32 gtid)
 {
-    return member_is(xomp_self(), 0);
+    return masked(true, 0, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void __kmpc_end_master(kmp_ident *loc, kmp_int32 gtid)
 {
+    XOMP_HOOK(xomp_ompt_masked(xomp_self(), ompt_scope_end, XOMP_CODEPTR()));
 }
 
 XOMP_EXPORT kmp_int32 __kmpc_masked(kmp_ident *loc, kmp_int32 gtid, kmp_int32 filter)
 {
-    return filter >= 0 && member_is(xomp_self(), (unsigned)filter);
+    return masked(filter >= 0, (unsigned)filter, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void __kmpc_end_masked(kmp_ident *loc, kmp_int32 gtid)
 {
+    XOMP_HOOK(xomp_ompt_masked(xomp_self(), ompt_scope_end, XOMP_CODEPTR()));
 }
 
 /* A barrier after which the master runs a block while the others wait
@@ -129,10 +160,12 @@ XOMP_EXPORT kmp_int32 __kmpc_barrier_master(kmp_ident *loc, kmp_int32 gtid)
     struct xomp_thread *thr = xomp_self();
     if (!thr->team)
         return 1;
-    xomp_barrier_wait(thr);
+    const void *codeptr = XOMP_CODEPTR();
+    xomp_barrier_wait(thr, xomp_kmp_barrier_kind(loc), codeptr);
     if (thr->team_id == 0)
         return 1;
-    xomp_barrier_wait(thr); /* the master's __kmpc_end_barrier_master */
+    /* the master's __kmpc_end_barrier_master */
+    xomp_barrier_wait(thr, ompt_sync_region_barrier_implementation, codeptr);
     return 0;
 }
 
@@ -140,7 +173,7 @@ XOMP_EXPORT void __kmpc_end_barrier_master(kmp_ident *loc, kmp_int32 gtid)
 {
     struct xomp_thread *thr = xomp_self();
     if (thr->team)
-        xomp_barrier_wait(thr);
+        xomp_barrier_wait(thr, ompt_sync_region_barrier_implementation, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT kmp_int32 __kmpc_barrier_master_nowait(kmp_ident *loc, kmp_int32 gtid)
@@ -148,7 +181,7 @@ XOMP_EXPORT kmp_int32 __kmpc_barrier_master_nowait(kmp_ident *loc, kmp_int32 gti
     struct xomp_thread *thr = xomp_self();
     if (!thr->team)
         return 1;
-    xomp_barrier_wait(thr);
+    xomp_barrier_wait(thr, xomp_kmp_barrier_kind(loc), XOMP_CODEPTR());
     return thr->team_id == 0;
 }
 
@@ -163,36 +196,37 @@ static _Atomic uint32_t *critical_word(kmp_critical_name *crit)
 
 XOMP_EXPORT void __kmpc_critical(kmp_ident *loc, kmp_int32 gtid, kmp_critical_name *crit)
 {
-    xomp_mutex_lock(critical_word(crit));
+    xomp_critical_enter(critical_word(crit), ompt_mutex_critical, XOMP_CODEPTR());
 }
 
 /* The hint (contended, speculative, ...) does not change the lock. */
 XOMP_EXPORT void __kmpc_critical_with_hint(kmp_ident *loc, kmp_int32 gtid,
                                            kmp_critical_name *crit, uint32_t hint)
 {
-    xomp_mutex_lock(critical_word(crit));
+    xomp_critical_enter(critical_word(crit), ompt_mutex_critical, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void __kmpc_end_critical(kmp_ident *loc, kmp_int32 gtid, kmp_critical_name *crit)
 {
-    xomp_mutex_unlock(critical_word(crit));
+    xomp_critical_exit(critical_word(crit), ompt_mutex_critical, XOMP_CODEPTR());
 }
 
 /* ---- ordered, flush, scope ---- */
 
 XOMP_EXPORT void __kmpc_ordered(kmp_ident *loc, kmp_int32 gtid)
 {
-    xomp_ordered_start();
+    xomp_ordered_start(XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void __kmpc_end_ordered(kmp_ident *loc, kmp_int32 gtid)
 {
-    xomp_ordered_end();
+    xomp_ordered_end(XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void __kmpc_flush(kmp_ident *loc)
 {
     atomic_thread_fence(memory_order_seq_cst);
+    XOMP_HOOK(xomp_ompt_flush(xomp_self(), XOMP_CODEPTR()));
 }
 
 /* The scope construct (clang 16 and later): its barrier and reductions

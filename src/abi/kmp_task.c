@@ -176,7 +176,8 @@ static void (*trampoline(uint32_t kmp_flags))(void *)
     return (kmp_flags & KMP_TASK_TIED) ? kmp_task_run : kmp_task_run_parts;
 }
 
-void xomp_kmp_task_submit(struct xomp_thread *thr, kmp_task *kt, void **depend, bool undeferred)
+void xomp_kmp_task_submit(struct xomp_thread *thr, kmp_task *kt, void **depend, bool undeferred,
+                          const void *codeptr)
 {
     struct xomp_task *t = xomp_task_of_inplace(kt);
     uint32_t kmp_flags = t->flags;
@@ -194,7 +195,7 @@ void xomp_kmp_task_submit(struct xomp_thread *thr, kmp_task *kt, void **depend, 
         flags |= GOMP_TASK_FLAG_DEPEND;
     XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);
     xomp_task_spawn_prepared(thr, t, trampoline(kmp_flags), base_of(kt), undeferred, flags,
-                             priority, depend);
+                             priority, depend, codeptr);
     XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
 }
 
@@ -217,9 +218,10 @@ static __attribute__((noinline)) kmp_int32 call_again(struct xomp_task *t)
     return 0;
 }
 
-static __attribute__((noinline)) kmp_int32 task_general(struct xomp_thread *thr, kmp_task *kt)
+static __attribute__((noinline)) kmp_int32 task_general(struct xomp_thread *thr, kmp_task *kt,
+                                                       const void *codeptr)
 {
-    xomp_kmp_task_submit(thr, kt, NULL, false);
+    xomp_kmp_task_submit(thr, kt, NULL, false, codeptr);
     return 0;
 }
 
@@ -240,7 +242,7 @@ XOMP_EXPORT kmp_int32 __kmpc_omp_task(kmp_ident *loc, kmp_int32 gtid, kmp_task *
             task_publish(thr, t, fn, base_of(kt), flags);
         return 0;
     }
-    return task_general(thr, kt);
+    return task_general(thr, kt, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT kmp_int32 __kmpc_omp_task_parts(kmp_ident *loc, kmp_int32 gtid, kmp_task *kt)
@@ -331,15 +333,16 @@ XOMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(kmp_ident *loc, kmp_int32 gtid, 
                                                 kmp_depend_info *noalias_dep_list)
 {
     struct xomp_thread *thr = xomp_self();
+    const void *codeptr = XOMP_CODEPTR();
     if (ndeps <= 0 && ndeps_noalias <= 0) {
-        xomp_kmp_task_submit(thr, kt, NULL, false);
+        xomp_kmp_task_submit(thr, kt, NULL, false, codeptr);
         return 0;
     }
     void *stack[5 + 3 * DEPS_ON_STACK];
     bool small = (size_t)ndeps + (size_t)ndeps_noalias <= DEPS_ON_STACK;
     void **depend = xomp_kmp_depend_convert(ndeps, dep_list, ndeps_noalias, noalias_dep_list,
                                             small ? stack : NULL);
-    xomp_kmp_task_submit(thr, kt, depend, false);
+    xomp_kmp_task_submit(thr, kt, depend, false, codeptr);
     if (!small)
         free(depend);
     return 0;
@@ -347,18 +350,16 @@ XOMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(kmp_ident *loc, kmp_int32 gtid, 
 
 /* Wait, as an undeferred task with no body would, for the dependences. */
 static void wait_deps(kmp_int32 ndeps, kmp_depend_info *dep_list, kmp_int32 ndeps_noalias,
-                      kmp_depend_info *noalias_dep_list)
+                      kmp_depend_info *noalias_dep_list, const void *codeptr)
 {
     struct xomp_thread *thr = xomp_self();
-    if ((ndeps <= 0 && ndeps_noalias <= 0) || !thr->team)
-        return; /* outside a team every task ran at once */
+    if (ndeps <= 0 && ndeps_noalias <= 0)
+        return;
     void *stack[5 + 3 * DEPS_ON_STACK];
     bool small = (size_t)ndeps + (size_t)ndeps_noalias <= DEPS_ON_STACK;
     void **depend = xomp_kmp_depend_convert(ndeps, dep_list, ndeps_noalias, noalias_dep_list,
                                             small ? stack : NULL);
-    XOMP_PROF_BEGIN(thr, XOMP_EV_TASKWAIT, 0, 0);
-    xomp_task_wait_depend(thr, depend);
-    XOMP_PROF_END(thr, XOMP_EV_TASKWAIT);
+    xomp_task_wait_depend(thr, depend, codeptr);
     if (!small)
         free(depend);
 }
@@ -367,7 +368,7 @@ XOMP_EXPORT void __kmpc_omp_wait_deps(kmp_ident *loc, kmp_int32 gtid, kmp_int32 
                                       kmp_depend_info *dep_list, kmp_int32 ndeps_noalias,
                                       kmp_depend_info *noalias_dep_list)
 {
-    wait_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list);
+    wait_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, XOMP_CODEPTR());
 }
 
 static kmp_int32 empty_routine(kmp_int32 gtid, void *task)
@@ -385,7 +386,7 @@ XOMP_EXPORT void __kmpc_omp_taskwait_deps_51(kmp_ident *loc, kmp_int32 gtid, kmp
                                              kmp_int32 has_no_wait)
 {
     if (!has_no_wait) {
-        wait_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list);
+        wait_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, XOMP_CODEPTR());
         return;
     }
     /* With nowait: a task with an empty body and these dependences, which
@@ -402,7 +403,8 @@ XOMP_EXPORT void __kmpc_omp_task_begin_if0(kmp_ident *loc, kmp_int32 gtid, kmp_t
     struct xomp_thread *thr = xomp_self();
     struct xomp_task *t = xomp_task_of_inplace(kt);
     uint32_t kmp_flags = t->flags;
-    xomp_task_begin_inline(thr, t, trampoline(kmp_flags), base_of(kt), gomp_flags(kmp_flags));
+    xomp_task_begin_inline(thr, t, trampoline(kmp_flags), base_of(kt), gomp_flags(kmp_flags),
+                           XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void __kmpc_omp_task_complete_if0(kmp_ident *loc, kmp_int32 gtid, kmp_task *kt)
@@ -425,9 +427,7 @@ XOMP_EXPORT void __kmpc_omp_task_complete_if0(kmp_ident *loc, kmp_int32 gtid, km
 XOMP_EXPORT kmp_int32 __kmpc_omp_taskwait(kmp_ident *loc, kmp_int32 gtid)
 {
     struct xomp_thread *thr = xomp_self();
-    XOMP_PROF_BEGIN(thr, XOMP_EV_TASKWAIT, 0, 0);
-    xomp_taskwait(thr);
-    XOMP_PROF_END(thr, XOMP_EV_TASKWAIT);
+    xomp_taskwait(thr, XOMP_CODEPTR());
     return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "../runtime/thread.h"
 #include "../task/task_alloc.h"
 #include "../task/task_core.h"
+#include "../tool/ompt.h"
 #include "kmp.h"
 
 #include <string.h>
@@ -70,7 +71,8 @@ static uint64_t task_count(const struct split *s, uint64_t k)
 }
 
 static void taskloop(kmp_task *pattern, int if_val, kmp_uint64 *lb, kmp_uint64 *ub, kmp_int64 st,
-                     int nogroup, int sched, kmp_uint64 param, int strict, void *task_dup)
+                     int nogroup, int sched, kmp_uint64 param, int strict, void *task_dup,
+                     const void *codeptr)
 {
     struct xomp_thread *thr = xomp_self();
     struct xomp_task *pt = xomp_kmp_task_of(pattern);
@@ -94,8 +96,9 @@ static void taskloop(kmp_task *pattern, int if_val, kmp_uint64 *lb, kmp_uint64 *
     /* (The compiler calls this only when the loop runs at least once; a
      * count that wraps to 0 is the empty loop.) */
 
+    XOMP_HOOK(xomp_ompt_work(thr, ompt_work_taskloop, ompt_scope_begin, n, codeptr));
     if (!nogroup)
-        xomp_taskgroup_start(thr);
+        xomp_taskgroup_start(thr, codeptr);
     struct split s = split_of(n, sched, param, strict, thr->team ? thr->team->nthreads : 1);
     uint64_t first = lower;
     for (uint64_t k = 0; k < s.ntasks; k++) {
@@ -109,26 +112,28 @@ static void taskloop(kmp_task *pattern, int if_val, kmp_uint64 *lb, kmp_uint64 *
         memcpy((char *)kt + ub_offset, &last, sizeof last);
         if (task_dup)
             ((kmp_task_dup)task_dup)(kt, pattern, k + 1 == s.ntasks);
-        xomp_kmp_task_submit(thr, kt, NULL, !if_val);
+        xomp_kmp_task_submit(thr, kt, NULL, !if_val, codeptr);
         first = last + (uint64_t)st;
     }
     if (kmp_flags & KMP_TASK_DESTRUCTORS)
         pattern->data1.destructors(thr->gtid, pattern);
     xomp_task_discard(thr, pt, (char *)pattern - XOMP_TASK_ARGS_OFFSET);
     if (!nogroup)
-        xomp_taskgroup_end(thr);
+        xomp_taskgroup_end(thr, codeptr);
+    XOMP_HOOK(xomp_ompt_work(thr, ompt_work_taskloop, ompt_scope_end, n, codeptr));
 }
 
 XOMP_EXPORT void __kmpc_taskloop(kmp_ident *loc, int gtid, kmp_task *task, int if_val,
                                  kmp_uint64 *lb, kmp_uint64 *ub, kmp_int64 st, int nogroup,
                                  int sched, kmp_uint64 grainsize, void *task_dup)
 {
-    taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, 0, task_dup);
+    taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, 0, task_dup, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void __kmpc_taskloop_5(kmp_ident *loc, int gtid, kmp_task *task, int if_val,
                                    kmp_uint64 *lb, kmp_uint64 *ub, kmp_int64 st, int nogroup,
                                    int sched, kmp_uint64 grainsize, int modifier, void *task_dup)
 {
-    taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, modifier, task_dup);
+    taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, modifier, task_dup,
+             XOMP_CODEPTR());
 }

@@ -30,6 +30,7 @@
 #include "../runtime/ws.h"
 #include "../sched/barrier.h"
 #include "../task/task_core.h"
+#include "../tool/ompt.h"
 #include "kmp.h"
 
 #include <stdlib.h>
@@ -279,7 +280,7 @@ XOMP_EXPORT void *__kmpc_task_reduction_get_th_data(int gtid, void *tskgrp, void
 
 XOMP_EXPORT void __kmpc_taskgroup(kmp_ident *loc, kmp_int32 gtid)
 {
-    xomp_taskgroup_start(xomp_self());
+    xomp_taskgroup_start(xomp_self(), XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void __kmpc_end_taskgroup(kmp_ident *loc, kmp_int32 gtid)
@@ -287,7 +288,7 @@ XOMP_EXPORT void __kmpc_end_taskgroup(kmp_ident *loc, kmp_int32 gtid)
     struct xomp_thread *thr = xomp_self();
     struct xomp_taskgroup *tg = thr->task->taskgroup;
     struct red_registration *r = tg ? tg->abi_reductions : NULL;
-    xomp_taskgroup_end(thr); /* every task of the group completed */
+    xomp_taskgroup_end(thr, XOMP_CODEPTR()); /* every task of the group completed */
     registrations_end(r);
 }
 
@@ -295,9 +296,10 @@ XOMP_EXPORT void __kmpc_end_taskgroup(kmp_ident *loc, kmp_int32 gtid)
 
 /* Every member: open a taskgroup and register r there, over the first
  * member's copies (shared through a work-share slot). */
-static void *modifier_init(struct xomp_thread *thr, struct red_registration *r)
+static void *modifier_init(struct xomp_thread *thr, struct red_registration *r,
+                           const void *codeptr)
 {
-    xomp_taskgroup_start(thr);
+    xomp_taskgroup_start(thr, codeptr);
     if (!thr->team) {
         make_copies(r, NULL);
     } else {
@@ -321,14 +323,14 @@ XOMP_EXPORT void *__kmpc_taskred_modifier_init(kmp_ident *loc, int gtid, int is_
                                                void *data)
 {
     struct xomp_thread *thr = xomp_self();
-    return modifier_init(thr, describe_taskred(thr, num, data));
+    return modifier_init(thr, describe_taskred(thr, num, data), XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void *__kmpc_task_reduction_modifier_init(kmp_ident *loc, int gtid, int is_ws,
                                                       int num, void *data)
 {
     struct xomp_thread *thr = xomp_self();
-    return modifier_init(thr, describe_task_red(thr, num, data));
+    return modifier_init(thr, describe_task_red(thr, num, data), XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void __kmpc_task_reduction_modifier_fini(kmp_ident *loc, int gtid, int is_ws)
@@ -338,9 +340,10 @@ XOMP_EXPORT void __kmpc_task_reduction_modifier_fini(kmp_ident *loc, int gtid, i
     struct red_registration *r = tg ? tg->abi_reductions : NULL;
     if (!r)
         xomp_fatal("__kmpc_task_reduction_modifier_fini without a task reduction");
-    xomp_taskgroup_end(thr);
+    const void *codeptr = XOMP_CODEPTR();
+    xomp_taskgroup_end(thr, codeptr);
     /* The other members' tasks may use the copies until they end theirs. */
     if (thr->team)
-        xomp_barrier_wait(thr);
+        xomp_barrier_wait(thr, ompt_sync_region_barrier_implementation, codeptr);
     registrations_end(r);
 }

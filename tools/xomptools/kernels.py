@@ -54,7 +54,10 @@ def _executable(path):
     return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
-def _discover_in(directory, suffix="") -> list:
+def discover_in(directory, suffix="") -> list:
+    """The kernels in `directory` (NAME or NAME/NAME, see discover), each
+    named NAME + suffix."""
+    directory = Path(directory)
     if not directory.is_dir():
         return []
     kernels = []
@@ -80,10 +83,10 @@ def discover(build_dir, compilers=("gcc",)) -> list:
     by its own CMake subdirectory (bench/posp) can end up inside that
     directory's build folder of the same name.
     """
-    gcc = _discover_in(bench_dir(build_dir)) if "gcc" in compilers else []
-    clang = (_discover_in(bench_dir(build_dir) / "clang", CLANG_SUFFIX)
+    gcc = discover_in(bench_dir(build_dir)) if "gcc" in compilers else []
+    clang = (discover_in(bench_dir(build_dir) / "clang", CLANG_SUFFIX)
              if "clang" in compilers else [])
-    order = {k.name: i for i, k in enumerate(_discover_in(bench_dir(build_dir)))}
+    order = {k.name: i for i, k in enumerate(discover_in(bench_dir(build_dir)))}
     return sorted(gcc + clang, key=lambda k: (order.get(base_name(k.name), len(order)),
                                               base_name(k.name),
                                               COMPILERS.index(compiler_of(k.name))))
