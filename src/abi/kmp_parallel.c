@@ -235,7 +235,7 @@ XOMP_EXPORT void __kmpc_fork_teams(kmp_ident *loc, kmp_int32 argc, kmp_microtask
         thread_limit = (unsigned)k->thread_limit;
         k->num_teams = k->thread_limit = 0;
     }
-    xomp_teams_run(run_team, &a, num_teams, thread_limit);
+    xomp_teams_run(run_team, &a, num_teams, thread_limit, XOMP_CODEPTR());
     fork_args_free(&a, stack);
 }
 
