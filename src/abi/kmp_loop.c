@@ -31,6 +31,7 @@
 #include "../runtime/loop_fast.h"
 #include "../runtime/teams.h"
 #include "../runtime/thread.h"
+#include "../tool/ompt.h"
 #include "kmp.h"
 
 #include <stdlib.h>
@@ -168,13 +169,38 @@ static void doacross_enter_static(struct xomp_thread *thr, kmp_int32 kind, uint6
     xomp_loop_start(&a, NULL, NULL);
 }
 
+/* The OMPT work kind of a statically scheduled construct (its location's
+ * flags say which). */
+#define KMP_IDENT_WORK_LOOP 0x200
+#define KMP_IDENT_WORK_SECTIONS 0x400
+#define KMP_IDENT_WORK_DISTRIBUTE 0x800
+
+static ompt_work_t static_work_kind(const kmp_ident *loc)
+{
+    kmp_int32 flags = loc ? loc->flags : 0;
+    if (flags & KMP_IDENT_WORK_SECTIONS)
+        return ompt_work_sections;
+    if (flags & KMP_IDENT_WORK_DISTRIBUTE)
+        return ompt_work_distribute;
+    return ompt_work_loop;
+}
+
+/* A member begins a statically scheduled construct (its end:
+ * __kmpc_for_static_fini); `span`/`step` give the iteration count. */
+static __attribute__((noinline)) void static_work_begin(const kmp_ident *loc, bool any,
+                                                        uint64_t span, uint64_t step,
+                                                        const void *codeptr)
+{
+    uint64_t count = any && step ? span / step + 1 : 0;
+    xomp_ompt_work(xomp_self(), static_work_kind(loc), ompt_scope_begin, count, codeptr);
+}
+
 /* The static init of one type: T the loop variable's type, U its unsigned
  * and S its signed counterpart. */
 #define DEFINE_STATIC_INIT(SUFFIX, T, U, S)                                                     \
-    XOMP_EXPORT void __kmpc_for_static_init_##SUFFIX(kmp_ident *loc, kmp_int32 gtid,            \
-                                                     kmp_int32 schedtype, kmp_int32 *plastiter, \
-                                                     T *plower, T *pupper, S *pstride, S incr,  \
-                                                     S chunk)                                   \
+    static void static_init_##SUFFIX(kmp_ident *loc, kmp_int32 gtid, kmp_int32 schedtype,       \
+                                     kmp_int32 *plastiter, T *plower, T *pupper, S *pstride,    \
+                                     S incr, S chunk)                                           \
     {                                                                                           \
         struct xomp_thread *thr = xomp_self();                                                  \
         kmp_int32 kind = base_kind(schedtype);                                                  \
@@ -231,6 +257,20 @@ static void doacross_enter_static(struct xomp_thread *thr, kmp_int32 kind, uint6
         }                                                                                       \
         *plower = (T)((U)lower + (U)s.first * (U)incr);                                         \
         *pupper = (T)((U)lower + (U)s.last * (U)incr);                                          \
+    }                                                                                           \
+                                                                                                \
+    /* The construct's own call (a distribute's team share is not one): the                   \
+     * member's work region begins, for a tool. */                                              \
+    XOMP_EXPORT void __kmpc_for_static_init_##SUFFIX(kmp_ident *loc, kmp_int32 gtid,            \
+                                                     kmp_int32 schedtype, kmp_int32 *plastiter, \
+                                                     T *plower, T *pupper, S *pstride, S incr,  \
+                                                     S chunk)                                   \
+    {                                                                                           \
+        XOMP_HOOK(static_work_begin(loc, incr > 0 ? *plower <= *pupper : *pupper <= *plower,    \
+                                    incr > 0 ? (U)(*pupper - *plower) : (U)(*plower - *pupper), \
+                                    incr > 0 ? (U)incr : (U)0 - (U)incr, XOMP_CODEPTR()));      \
+        static_init_##SUFFIX(loc, gtid, schedtype, plastiter, plower, pupper, pstride, incr,    \
+                             chunk);                                                            \
     }
 
 DEFINE_STATIC_INIT(4, kmp_int32, kmp_uint32, kmp_int32)
@@ -247,7 +287,9 @@ XOMP_EXPORT void __kmpc_dispatch_deinit(kmp_ident *loc, kmp_int32 gtid)
 XOMP_EXPORT void __kmpc_for_static_fini(kmp_ident *loc, kmp_int32 gtid)
 {
     /* Nothing was entered (a doacross loop's construct ends with
-     * __kmpc_doacross_fini). */
+     * __kmpc_doacross_fini); a tool is told the work region's end. */
+    XOMP_HOOK(xomp_ompt_work(xomp_self(), static_work_kind(loc), ompt_scope_end, 0,
+                             XOMP_CODEPTR()));
 }
 
 /* distribute parallel for, in one call: the team's share of the loop
@@ -259,8 +301,8 @@ XOMP_EXPORT void __kmpc_for_static_fini(kmp_ident *loc, kmp_int32 gtid)
     {                                                                                           \
         kmp_int32 team_last = 0;                                                                \
         S team_stride;                                                                          \
-        __kmpc_for_static_init_##SUFFIX(loc, gtid, KMP_DISTRIBUTE_STATIC, &team_last, plower,   \
-                                        pupper, &team_stride, incr, 0);                         \
+        static_init_##SUFFIX(loc, gtid, KMP_DISTRIBUTE_STATIC, &team_last, plower, pupper,         \
+                             &team_stride, incr, 0);                                            \
         *pupperD = *pupper;                                                                     \
         kmp_int32 last = 0;                                                                     \
         if (incr > 0 ? *pupper < *plower : *plower < *pupper) {                                 \
@@ -288,8 +330,8 @@ DEFINE_DIST_STATIC_INIT(8u, kmp_uint64, kmp_uint64, kmp_int64)
                                                       S *p_st, S incr, S chunk)                 \
     {                                                                                           \
         T upper = *p_ub;                                                                        \
-        __kmpc_for_static_init_##SUFFIX(loc, gtid, KMP_DISTRIBUTE_STATIC_CHUNKED, p_last, p_lb, \
-                                        p_ub, p_st, incr, chunk > 0 ? chunk : 1);               \
+        static_init_##SUFFIX(loc, gtid, KMP_DISTRIBUTE_STATIC_CHUNKED, p_last, p_lb, p_ub, p_st, \
+                             incr, chunk > 0 ? chunk : 1);                                      \
         /* The chunk never ends past the loop. */                                               \
         if (incr > 0 ? *p_ub > upper : *p_ub < upper)                                           \
             *p_ub = upper;                                                                      \
@@ -440,8 +482,8 @@ static bool dispatch_next(uint64_t *lo, uint64_t *hi, bool *last, uint64_t *incr
     {                                                                                           \
         S team_stride;                                                                          \
         kmp_int32 team_last = 0;                                                                \
-        __kmpc_for_static_init_##SUFFIX(loc, gtid, KMP_DISTRIBUTE_STATIC, &team_last, &lb, &ub, \
-                                        &team_stride, st, 0);                                   \
+        static_init_##SUFFIX(loc, gtid, KMP_DISTRIBUTE_STATIC, &team_last, &lb, &ub,             \
+                             &team_stride, st, 0);                                              \
         if (p_last)                                                                             \
             *p_last = team_last;                                                                \
         __kmpc_dispatch_init_##SUFFIX(loc, gtid, schedule, lb, ub, st, chunk);                  \
