@@ -14,7 +14,9 @@
  * touching one such variable excludes each other.  Every update is
  * sequentially consistent, as libomp's locked instructions are.
  */
+#include "../runtime/critical.h"
 #include "../runtime/mutex.h"
+#include "../tool/ompt.h"
 #include "kmp.h"
 
 #include <complex.h>
@@ -51,11 +53,13 @@ typedef long double _Complex kmp_cmplx80;
                 break;                                                                         \
         }                                                                                      \
     } else {                                                                                   \
-        xomp_mutex_lock(&xomp_atomic_lock);                                                    \
+        xomp_critical_enter(&xomp_atomic_lock, ompt_mutex_atomic,                              \
+                            XOMP_CODEPTR());                                                   \
         o = *(P);                                                                              \
         n = (NEW);                                                                             \
         *(P) = n;                                                                              \
-        xomp_mutex_unlock(&xomp_atomic_lock);                                                  \
+        xomp_critical_exit(&xomp_atomic_lock, ompt_mutex_atomic,                               \
+                           XOMP_CODEPTR());                                                    \
     }
 
 /* The operators: x OP r. */
@@ -129,9 +133,11 @@ typedef long double _Complex kmp_cmplx80;
             U bits = __atomic_load_n((U *)(void *)p, __ATOMIC_SEQ_CST);                        \
             memcpy(&v, &bits, SMALLER(T, U));                                                  \
         } else {                                                                               \
-            xomp_mutex_lock(&xomp_atomic_lock);                                                \
+            xomp_critical_enter(&xomp_atomic_lock, ompt_mutex_atomic,                          \
+                                XOMP_CODEPTR());                                               \
             v = *p;                                                                            \
-            xomp_mutex_unlock(&xomp_atomic_lock);                                              \
+            xomp_critical_exit(&xomp_atomic_lock, ompt_mutex_atomic,                           \
+                               XOMP_CODEPTR());                                                \
         }                                                                                      \
         return v;                                                                              \
     }
@@ -314,9 +320,11 @@ typedef void (*kmp_atomic_fn)(void *result, void *old, void *rhs);
     void ENTRY(N)(kmp_ident * loc, int gtid, void *lhs, void *rhs, kmp_atomic_fn f)            \
     {                                                                                          \
         if (((uintptr_t)lhs % sizeof(U)) != 0) {                                               \
-            xomp_mutex_lock(&xomp_atomic_lock);                                                \
+            xomp_critical_enter(&xomp_atomic_lock, ompt_mutex_atomic,                          \
+                                XOMP_CODEPTR());                                               \
             f(lhs, lhs, rhs);                                                                  \
-            xomp_mutex_unlock(&xomp_atomic_lock);                                              \
+            xomp_critical_exit(&xomp_atomic_lock, ompt_mutex_atomic,                           \
+                               XOMP_CODEPTR());                                                \
             return;                                                                            \
         }                                                                                      \
         /* relaxed: the first guess; the CAS checks it. */                                     \
@@ -330,9 +338,11 @@ typedef void (*kmp_atomic_fn)(void *result, void *old, void *rhs);
 #define ATOMIC_GENERIC_LOCK(N)                                                                 \
     void ENTRY(N)(kmp_ident * loc, int gtid, void *lhs, void *rhs, kmp_atomic_fn f)            \
     {                                                                                          \
-        xomp_mutex_lock(&xomp_atomic_lock);                                                    \
+        xomp_critical_enter(&xomp_atomic_lock, ompt_mutex_atomic,                              \
+                            XOMP_CODEPTR());                                                   \
         f(lhs, lhs, rhs);                                                                      \
-        xomp_mutex_unlock(&xomp_atomic_lock);                                                  \
+        xomp_critical_exit(&xomp_atomic_lock, ompt_mutex_atomic,                               \
+                           XOMP_CODEPTR());                                                    \
     }
 
 ATOMIC_GENERIC_CAS(1, uint8_t)
@@ -347,10 +357,10 @@ ATOMIC_GENERIC_LOCK(32)
 /* An atomic region the compiler brackets itself. */
 XOMP_EXPORT void __kmpc_atomic_start(void)
 {
-    xomp_mutex_lock(&xomp_atomic_lock);
+    xomp_critical_enter(&xomp_atomic_lock, ompt_mutex_atomic, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void __kmpc_atomic_end(void)
 {
-    xomp_mutex_unlock(&xomp_atomic_lock);
+    xomp_critical_exit(&xomp_atomic_lock, ompt_mutex_atomic, XOMP_CODEPTR());
 }
