@@ -60,8 +60,10 @@ int main(int argc, char **argv)
     return 0; /* a silent return is the failure this test looks for */
 }
 PROG
-if ! gcc "$tmp/call.c" -o "$tmp/call" -Wl,--no-as-needed -L"$build/lib" -lxomp -ldl \
-        -Wl,-rpath,"$build/lib"; then
+# A sanitized libxomp.so needs its sanitizer's runtime first in the caller.
+sanitize=$(sed -n 's/^XOMP_SANITIZE:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
+if ! gcc ${sanitize:+-fsanitize=$sanitize} "$tmp/call.c" -o "$tmp/call" -Wl,--no-as-needed \
+        -L"$build/lib" -lxomp -ldl -Wl,-rpath,"$build/lib"; then
     echo "FAIL: cannot build the caller of the unsupported entries"
     exit 1
 fi
