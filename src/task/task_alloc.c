@@ -84,7 +84,10 @@ static void cache_refill(struct xomp_task_cache *cache, unsigned cls)
         xomp_fatal("out of memory allocating task storage (%zu bytes)", size * CHUNK_BLOCKS);
     for (int i = CHUNK_BLOCKS - 1; i >= 0; i--) {
         struct xomp_task *t = (struct xomp_task *)(void *)(chunk + (size_t)i * size);
-        t->size_class = (uint16_t)cls; /* kept for the block's life (alloc_small relies on it) */
+        t->size_class = (uint8_t)cls; /* kept for the block's life (alloc_small relies on it) */
+        /* No placement restriction: the task fast paths never write it
+         * (task.h, sched/home.h). */
+        atomic_init(&t->home, 0);
         t->next = cache->free[cls];
         cache->free[cls] = t;
     }
@@ -121,7 +124,7 @@ static struct xomp_task *class_pop(struct xomp_task_cache *cache, unsigned cls)
     struct xomp_task *t = cache->free[cls];
     cache->free[cls] = t->next;
     cache->count[cls]--;
-    t->size_class = (uint16_t)cls;
+    t->size_class = (uint8_t)cls;
     return t;
 }
 

@@ -62,7 +62,7 @@ size_t xomp_task_args_room(const struct xomp_task *t);
  * block), so that the task is found from its arguments' address alone.
  * The base is the task's `data`, which xomp_task_free_slow frees for a
  * heap block. */
-#define XOMP_TASK_SHADOW 0xffffu
+#define XOMP_TASK_SHADOW 0xffu
 _Static_assert(XOMP_TASK_ARGS_OFFSET % 16 == 0, "in-place arguments are 16-byte aligned");
 
 /* A task with room for `size` bytes of arguments at *base +
