@@ -53,8 +53,10 @@ void xomp_task_free_slow(struct xomp_task_cache *cache, struct xomp_task *task);
 size_t xomp_task_args_room(const struct xomp_task *t);
 
 /* Offset of the arguments in a block when their alignment is at most that
- * of a pointer. */
-#define XOMP_TASK_ARGS_OFFSET ((sizeof(struct xomp_task) + 7) & ~(size_t)7)
+ * of a cache line: the header rounded up to whole lines (blocks are
+ * line-aligned).  The LLVM ABI's task descriptor starts there and clang
+ * lays over-aligned firstprivates out from it (abi/kmp_task.c). */
+#define XOMP_TASK_ARGS_OFFSET ((sizeof(struct xomp_task) + 63) & ~(size_t)63)
 
 /* Blocks for arguments that the caller writes in place (the LLVM ABI's
  * task descriptors, abi/kmp_task.c): the arguments start at
