@@ -49,6 +49,13 @@ static __attribute__((noinline)) void task_spawn_usual_slow(void (*fn)(void *), 
                                                             size_t arg_size, unsigned flags)
 {
     struct xomp_thread *thr = xomp_self();
+    if (xomp_cfg.plain_tasks && xomp_task_may_run_here(thr, flags)) {
+        /* (Not plain: xomp_task_spawn checks for cancellation and records
+         * the creation.)  A tail call: this frame is gone while the task
+         * runs. */
+        xomp_task_run_here(thr, fn, data, flags, 0);
+        return;
+    }
     XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);
     xomp_task_spawn(thr, fn, data, NULL, arg_size, 8, false, flags, 0, NULL, NULL);
     XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);

@@ -140,6 +140,15 @@ static inline bool xomp_task_thread_usual(const struct xomp_thread *thr)
                             1);
 }
 
+/* May a task that runs undeferred now keep its header in a stack frame
+ * (xomp_task_run_here, task.c)?  Only where it cannot get a deferred
+ * child: at the depth bound or outside any team; not a detachable task
+ * (its event handle is the header's address). */
+static inline bool xomp_task_may_run_here(const struct xomp_thread *thr, unsigned flags)
+{
+    return !(flags & GOMP_TASK_FLAG_DETACH) && (!thr->team || thr->depth >= xomp_cfg.max_depth);
+}
+
 /* Create and place a task on the fast path, in a block `t` the caller took
  * from the head of the thread's small-block cache (both tests above held).
  * Every call left on this path is in tail position, so that the caller

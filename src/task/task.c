@@ -511,6 +511,50 @@ __attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struc
         task_release_self(thr, t);
 }
 
+/* An undeferred task that can have no deferred child: its header lives in
+ * this frame instead of a cache block.  The caller checked
+ * xomp_task_may_run_here: the thread is at the depth bound (every task the
+ * body creates runs undeferred too, and its waits run no queued task) or
+ * outside any team (nothing is queued at all), and the task has no
+ * dependences, no event and needs no copy of its arguments.  So no queued
+ * task has this header among its ancestors, no waiter publishes it as the
+ * task it waits in, and no child outlives it: nothing reads it after this
+ * frame is gone, speculatively or not (sched/lineage.h needs type-stable
+ * blocks only for headers that can be reached that way).  A chain of
+ * 100,000 such tasks thus holds no task memory besides its stack frames
+ * (docs/memory.md).  noinline: a frame of its own, popped before the
+ * caller goes on. */
+__attribute__((noinline)) void xomp_task_run_here(struct xomp_thread *thr, void (*fn)(void *),
+                                                  void *data, unsigned flags, int priority)
+{
+    struct xomp_task t;
+    struct xomp_task *parent = thr->task;
+    xomp_task_init(&t, thr->team, parent, fn, data, flags, priority);
+    t.flags |= XOMP_TASK_UNDEFERRED;
+    t.owner = thr;
+    t.creator = (uint16_t)thr->team_id;
+    t.deque_mark = 0;
+    t.size_class = 0;
+    t.next = NULL;
+    t.dep_recs = NULL;
+    t.ndeps = 0;
+    atomic_init(&t.npred, 0);
+    atomic_init(&t.detach_pending, 0);
+    if (thr->worker)
+        xomp_sched_mark(&t, thr->worker);
+    thr->stats.undeferred++;
+    thr->task = &t;
+    thr->depth++;
+    XOMP_PROF_TASK_BEGIN(thr, &t);
+    fn(data);
+    XOMP_PROF_TASK_END(thr);
+    thr->depth--;
+    thr->task = parent;
+    /* Its children all ran undeferred: none was counted, none is left. */
+    if (t.dep_table)
+        xomp_dep_table_free(t.dep_table);
+}
+
 /* Pending children per team member above which a new task with
  * dependences runs undeferred (dep_backlog_full).  libgomp's bound is 64
  * (team-wide); 256 was the fastest of 64, 256 and 1024 on blocked Cholesky
@@ -560,6 +604,10 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
     }
     if (has_deps && !run_now && !(flags & GOMP_TASK_FLAG_DETACH) && dep_backlog_full(thr, parent))
         run_now = true; /* wait for its predecessors, running tasks meanwhile */
+    if (run_now && !has_deps && !cpyfn && !fixup && xomp_task_may_run_here(thr, flags)) {
+        xomp_task_run_here(thr, fn, data, flags, priority);
+        return;
+    }
     void *args;
     struct xomp_task *t;
     if (run_now && !cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && !fixup) {

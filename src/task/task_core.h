@@ -57,6 +57,12 @@ bool xomp_task_run_one(struct xomp_thread *thr, const struct xomp_sched_wait *w)
 void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
                         void *data, unsigned flags);
 
+/* Run an undeferred task with its header in this frame (the caller checked
+ * xomp_task_may_run_here, spawn_fast.h; no dependences, arguments used in
+ * place). */
+void xomp_task_run_here(struct xomp_thread *thr, void (*fn)(void *), void *data, unsigned flags,
+                        int priority);
+
 /* Place a new counted task (or run it at once when its ring is full). */
 void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t);
 
