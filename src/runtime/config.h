@@ -83,7 +83,9 @@ struct xomp_config {
     size_t stacksize;             /* OMP_STACKSIZE in bytes; 0 = system default */
     enum xomp_wait_policy wait_policy;
     uint64_t spin_ns;             /* how long an idle thread spins before sleeping */
-    uint64_t spin_ns_oversubscribed; /* the same when threads outnumber CPUs */
+    /* The same when threads outnumber CPUs (XOMP_SPIN_US_OVERSUBSCRIBED;
+     * OMP_WAIT_POLICY=active and GOMP_SPINCOUNT leave it, see wait.c). */
+    uint64_t spin_ns_oversubscribed;
     unsigned max_task_priority;
     bool cancellation;
     int display_env;              /* 0 no, 1 true, 2 verbose */

@@ -502,6 +502,10 @@ static void env_xomp(void)
     x = 0;
     if (env_uint("XOMP_SPIN_US", 0, UINT32_MAX, &x, "the default spin time"))
         xomp_cfg.spin_ns = xomp_cfg.spin_ns_oversubscribed = (uint64_t)x * 1000;
+    x = 0;
+    if (env_uint("XOMP_SPIN_US_OVERSUBSCRIBED", 0, UINT32_MAX, &x,
+                 "the spin time of XOMP_SPIN_US, at most 2 us"))
+        xomp_cfg.spin_ns_oversubscribed = (uint64_t)x * 1000;
 }
 
 /* The profiler's switches (src/prof/README.md). */
@@ -600,8 +604,13 @@ void xomp_config_init(void)
     if (env_uint("OMP_DEFAULT_DEVICE", 0, INT16_MAX, &x, ""))
         c->icv.default_device = (int16_t)x;
 
+    /* active: spin without end -- while every thread can have a CPU of
+     * its own.  Once threads outnumber CPUs a spinning waiter only keeps
+     * the thread it waits for off a CPU, so waits keep the short
+     * oversubscribed budget and then sleep, as libgomp's throttled spin
+     * does (wait.c, spin_budget). */
     if (c->wait_policy == XOMP_WAIT_ACTIVE)
-        c->spin_ns = c->spin_ns_oversubscribed = UINT64_MAX;
+        c->spin_ns = UINT64_MAX;
     else if (c->wait_policy == XOMP_WAIT_PASSIVE)
         c->spin_ns = c->spin_ns_oversubscribed = 0;
 
