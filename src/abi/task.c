@@ -118,7 +118,7 @@ XOMP_EXPORT void GOMP_taskwait_depend(void **depend)
 
 XOMP_EXPORT void omp_fulfill_event(omp_event_handle_t event)
 {
-    xomp_task_fulfill(xomp_self(), (struct xomp_task *)(uintptr_t)event);
+    xomp_task_fulfill(xomp_self(), (uintptr_t)event);
 }
 
 /* A taskwait recorded as a TASKWAIT event (noinline: kept out of

@@ -11,6 +11,7 @@
 #include "../sched/notify.h"
 #include "../sched/sched.h"
 #include "depend.h"
+#include "event.h"
 #include "spawn_fast.h"
 #include "task_alloc.h"
 
@@ -389,6 +390,7 @@ struct xomp_taskgroup *xomp_taskgroup_new(struct xomp_thread *thr)
     atomic_store_explicit(&tg->pending, 0, memory_order_relaxed);
     atomic_store_explicit(&tg->cancelled, false, memory_order_relaxed);
     tg->owner = thr;
+    tg->opener = NULL;
     /* release: as the task fields of xomp_task_init (sched/lineage.h). */
     __atomic_store_n(&tg->prev, (struct xomp_taskgroup *)NULL, __ATOMIC_RELEASE);
     tg->workshare = false;
@@ -410,6 +412,7 @@ void xomp_taskgroup_start(struct xomp_thread *thr)
     struct xomp_taskgroup *prev = t->taskgroup;
     /* release, both: as in xomp_taskgroup_new. */
     __atomic_store_n(&tg->prev, prev, __ATOMIC_RELEASE);
+    tg->opener = t;
     tg->reductions = prev ? prev->reductions : NULL;
     __atomic_store_n(&t->taskgroup, tg, __ATOMIC_RELEASE);
 }
@@ -425,8 +428,15 @@ void xomp_taskgroup_end(struct xomp_thread *thr)
 {
     struct xomp_task *t = thr->task;
     struct xomp_taskgroup *tg = t->taskgroup;
-    if (!tg)
-        xomp_fatal("GOMP_taskgroup_end without a matching GOMP_taskgroup_start");
+    /* The innermost taskgroup may be one the task was created in (it is
+     * counted there: waiting for it would wait for itself). */
+    if (!tg || tg->opener != t) {
+        /* libgomp returns without a word; one line, then the same. */
+        static _Atomic bool warned;
+        if (!atomic_exchange_explicit(&warned, true, memory_order_relaxed))
+            xomp_warn("GOMP_taskgroup_end without a matching GOMP_taskgroup_start; ignored");
+        return;
+    }
     XOMP_PROF_BEGIN(thr, XOMP_EV_TASKGROUP, 0, 0);
     if (!taskgroup_done(tg))
         wait_until(thr, taskgroup_done, tg, tg);
@@ -622,13 +632,14 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
     t->creator = (uint16_t)thr->team_id;
     if (flags & GOMP_TASK_FLAG_DETACH) {
         parent->flags |= XOMP_TASK_DETACHED_CHILD;
-        /* The event handle is the task; GCC also expects it at the start of
-         * the argument block. */
+        /* The event handle names a slot of the event table (event.h);
+         * GCC also expects it at the start of the argument block. */
         t->flags |= XOMP_TASK_DETACH;
         atomic_init(&t->detach_pending, 2);
-        *detach = t;
+        void *event = (void *)xomp_event_new(&thr->events, t);
+        *detach = event;
         if (data)
-            *(void **)data = t;
+            *(void **)data = event;
     }
     if (args != data) {
         if (cpyfn)
@@ -735,10 +746,14 @@ void xomp_task_wait_depend(struct xomp_thread *thr, void **depend)
                     NULL);
 }
 
-void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t)
+void xomp_task_fulfill(struct xomp_thread *thr, uintptr_t event)
 {
-    if (!t || !(t->flags & XOMP_TASK_DETACH))
-        xomp_fatal("omp_fulfill_event: %p is not the event of a detachable task", (void *)t);
+    /* Exactly one fulfilment of a live event gets its task (event.h);
+     * libgomp's message for everything else. */
+    struct xomp_task *t = xomp_event_claim(&thr->events, event);
+    if (!t)
+        xomp_fatal("omp_fulfill_event: %p event is invalid or has already been fulfilled!",
+                   (void *)event);
     /* An undeferred task's encountering thread waits for the count to
      * reach 0 and then completes and frees the task at once: read what we
      * need before our decrement, never after.  (Thread states are never
@@ -753,8 +768,6 @@ void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t)
      * effects (acquire and release), and for an undeferred task the
      * decrement is the event of the sleep protocol (xomp_wake_after_sc_rmw). */
     int32_t left = atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_seq_cst) - 1;
-    if (left < 0)
-        xomp_fatal("omp_fulfill_event: the event %p was already fulfilled", (void *)t);
     if (left > 0)
         return; /* the body is still running: its end completes the task */
     if (undeferred)

@@ -77,8 +77,8 @@ void xomp_task_ready(struct xomp_thread *thr, struct xomp_task *t);
  * and these dependences, for exactly the sibling tasks they name. */
 void xomp_task_wait_depend(struct xomp_thread *thr, void **depend);
 
-/* omp_fulfill_event. */
-void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t);
+/* omp_fulfill_event (the handle as GOMP_task gave it). */
+void xomp_task_fulfill(struct xomp_thread *thr, uintptr_t event);
 
 /* Cancellation of the innermost taskgroup of task t (abi/cancel.c). */
 bool xomp_taskgroup_cancelled(const struct xomp_task *t);
