@@ -50,6 +50,10 @@ cat >"$tmp/prog.c" <<'PROG'
 
 static const char *dir;
 static int cycles;
+/* Loading and unloading take turns (the loader orders them anyway, with a
+ * lock ThreadSanitizer does not see); regions in one library still run
+ * while the other is loaded or unloaded. */
+static pthread_mutex_t loader = PTHREAD_MUTEX_INITIALIZER;
 
 /* dlopen the library, run regions in it, dlclose it; `cycles` times.
  * Returns the number of failures. */
@@ -59,15 +63,18 @@ static int cycle(const char *name, const char **runtime)
     snprintf(path, sizeof path, "%s/%s", dir, name);
     int failures = 0;
     for (int c = 0; c < cycles; c++) {
+        pthread_mutex_lock(&loader);
         void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
         if (!h) {
             fprintf(stderr, "dlopen %s: %s\n", path, dlerror());
+            pthread_mutex_unlock(&loader);
             return failures + 1;
         }
         int (*run_region)(int) = (int (*)(int))dlsym(h, "run_region");
         /* Looked up through the library's dependencies: xomp if it ran. */
         if (runtime)
             *runtime = dlsym(h, "xomp_version") ? "xomp" : "gomp";
+        pthread_mutex_unlock(&loader);
         for (int r = 0; r < 3; r++) {
             int got = run_region(50 + c);
             if (got < 1) {
@@ -75,10 +82,12 @@ static int cycle(const char *name, const char **runtime)
                 failures++;
             }
         }
+        pthread_mutex_lock(&loader);
         if (dlclose(h)) {
             fprintf(stderr, "dlclose %s: %s\n", path, dlerror());
             failures++;
         }
+        pthread_mutex_unlock(&loader);
         if (c % 4 == 3)
             usleep(2000); /* let the pool threads dock and sleep in between */
     }
@@ -97,11 +106,12 @@ int main(int argc, char **argv)
     int concurrent = !strcmp(argv[3], "concurrent");
     const char *runtime = "?";
     pthread_t t;
+    int failures = 0;
     if (concurrent && pthread_create(&t, NULL, other, NULL)) {
         fprintf(stderr, "pthread_create failed\n");
         return 1;
     }
-    int failures = cycle("libuser_a.so", &runtime);
+    failures += cycle("libuser_a.so", &runtime);
     if (concurrent) {
         void *ret;
         pthread_join(t, &ret);
