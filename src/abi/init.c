@@ -11,6 +11,7 @@
 #include "../prof/stats.h"
 #include "../topo/cpus.h"
 #include "../topo/numa.h"
+#include "../tool/ompt.h"
 #include "../topo/topo.h"
 #include "abi.h"
 
@@ -56,4 +57,6 @@ __attribute__((constructor)) static void xomp_init(void)
         atexit(xomp_stats_print);
     if (xomp_cfg.display_env)
         xomp_display_env(xomp_cfg.display_env == 2);
+    /* Last: a tool sees a runtime that is ready (OMPT, src/tool). */
+    xomp_ompt_init();
 }

@@ -101,10 +101,13 @@ struct xomp_config {
     unsigned barrier_arity;       /* children per node of the tree barrier; 0: by
                                      team size (xomp_barrier_arity) */
     unsigned max_depth;           /* explicit-task frames one stack may hold */
-    /* XOMP_PROFILE=events and the profiler is compiled in (env.c): the one
-     * flag every event site tests (prof/events.h).  The task fast paths
-     * test none: recording events turns plain_tasks off (below). */
+    /* XOMP_PROFILE=events and the profiler is compiled in (env.c). */
     bool prof_events;
+    /* Event hooks are on: the profiler records events or an OMPT tool is
+     * attached (src/tool/README.md).  The one flag every event site tests
+     * (XOMP_HOOKS_ON below); set at load time, before any other thread
+     * exists.  The task fast paths test none: hooks turn plain_tasks off. */
+    bool hooks;
     enum xomp_dlb dlb;            /* load-balancing strategy (sched/steal.h) */
     unsigned dlb_steal;           /* tasks a thief takes at once, or XOMP_DLB_STEAL_HALF */
     double dlb_plocal;            /* probability of a victim in the thief's NUMA node */
@@ -118,12 +121,24 @@ struct xomp_config {
 
     /* Derived: cancellation is off and the tree barrier counts tasks, so a
      * task needs no check before it runs and is counted in its worker's
-     * private counters (the task fast paths rely on it); and events are not
-     * recorded (the fast paths have no event sites). */
+     * private counters (the task fast paths rely on it); and no event hook
+     * is on (the fast paths have no event sites). */
     bool plain_tasks;
 };
 
 extern struct xomp_config xomp_cfg;
+
+/* The test of every event site (profiler events, OMPT callbacks): one
+ * well-predicted branch on a flag that is false unless a tool is attached
+ * or events are recorded. */
+#define XOMP_HOOKS_ON() __builtin_expect(xomp_cfg.hooks, 0)
+/* Run the statements of an event site when hooks are on. */
+#define XOMP_HOOK(...)                                                                   \
+    do {                                                                                 \
+        if (XOMP_HOOKS_ON()) {                                                           \
+            __VA_ARGS__;                                                                 \
+        }                                                                                \
+    } while (0)
 
 /* OpenMP's largest number of nested active levels we support. */
 #define XOMP_SUPPORTED_ACTIVE_LEVELS 255

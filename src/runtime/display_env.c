@@ -4,6 +4,7 @@
 #include "config.h"
 #include "../prof/dump.h"
 #include "../topo/numa.h"
+#include "../tool/ompt.h"
 #include "../topo/topo.h"
 #include "affinity_format.h"
 #include "allocator.h"
@@ -81,6 +82,7 @@ void xomp_display_env(bool verbose)
     const char *allocator = xomp_allocator_name(icv->def_allocator);
     fprintf(f, "  OMP_ALLOCATOR = '%s'\n", allocator ? allocator : "omp_default_mem_alloc");
     fprintf(f, "  OMP_TARGET_OFFLOAD = '%s'\n", xomp_target_offload_name());
+    xomp_ompt_display_env(f); /* OMP_TOOL, OMP_TOOL_LIBRARIES, OMP_TOOL_VERBOSE_INIT */
     if (verbose) {
         fputs("  GOMP_CPU_AFFINITY = ''\n", f);
         fprintf(f, "  GOMP_STACKSIZE = '%zu'\n", c->stacksize);

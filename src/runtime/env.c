@@ -650,8 +650,11 @@ void xomp_config_init(void)
     env_xomp();
     env_profile();
     /* Recording events makes every task take the general paths, where the
-     * event sites are: the fast paths then carry no profiler test. */
-    c->plain_tasks = !c->cancellation && c->barrier == XOMP_BARRIER_TREE && !c->prof_events;
+     * event sites are: the fast paths then carry no profiler test.  An OMPT
+     * tool turns hooks on (and plain_tasks off) later, when it attaches
+     * (tool/ompt_init.c). */
+    c->hooks = c->prof_events;
+    c->plain_tasks = !c->cancellation && c->barrier == XOMP_BARRIER_TREE && !c->hooks;
 }
 
 void xomp_env_invalid(const char *name, const char *value, const char *fallback)

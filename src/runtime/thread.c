@@ -10,6 +10,7 @@
 #include "thread.h"
 
 #include "../task/task_core.h"
+#include "../tool/ompt.h"
 #include "log.h"
 
 #include <errno.h>
@@ -56,6 +57,8 @@ __attribute__((noinline)) struct xomp_thread *xomp_thread_self_slow(void)
     struct xomp_thread *t = thread_new();
     xomp_tls = t;
     xomp_prof_thread_start(t);
+    /* Another thread of the program: an initial thread of its own. */
+    XOMP_HOOK(xomp_ompt_thread_begin(t, ompt_thread_initial));
     return t;
 }
 
@@ -103,17 +106,34 @@ void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigne
     xomp_wake_if_sleeping(&thr->waker);
 }
 
+/* Idle pool threads told to exit (xomp_pool_exit_idle) that have not yet
+ * done so, the thread waiting for them, and what each does first. */
+static _Atomic unsigned exits_pending;
+static struct xomp_thread *exits_waiter;
+static void (*exit_hook)(struct xomp_thread *);
+
 static void *pool_thread_main(void *arg)
 {
     struct xomp_thread *thr = arg;
     xomp_tls = thr;
     xomp_prof_thread_start(thr);
+    XOMP_HOOK(xomp_ompt_thread_begin(thr, ompt_thread_worker));
     for (;;) {
         dock_wait(thr);
         if (thr->exit_requested)
-            return NULL;
+            break;
         xomp_team_member_run(thr, thr->next_team, thr->next_id);
     }
+    /* exit_hook and exits_waiter were written before our launch (release
+     * RMW), which dock_wait acquired. */
+    if (exit_hook)
+        exit_hook(thr);
+    struct xomp_thread *waiter = exits_waiter;
+    /* seq_cst: the count is the waiter's condition, and the RMW orders it
+     * before our load of its `sleeping` (xomp_wake_after_sc_rmw). */
+    if (atomic_fetch_sub_explicit(&exits_pending, 1, memory_order_seq_cst) == 1)
+        xomp_wake_after_sc_rmw(&waiter->waker);
+    return NULL;
 }
 
 static struct xomp_thread *pool_thread_create(void)
@@ -177,6 +197,46 @@ void xomp_pool_release(struct xomp_thread **threads, unsigned count)
         pool_idle = threads[i];
     }
     pthread_mutex_unlock(&pool_lock);
+}
+
+static bool exits_done(void *arg)
+{
+    (void)arg;
+    /* acquire: pairs with the exiting threads' decrements (their hooks ran
+     * before). */
+    return atomic_load_explicit(&exits_pending, memory_order_acquire) == 0;
+}
+
+void xomp_pool_exit_idle(void (*hook)(struct xomp_thread *))
+{
+    struct xomp_thread *self = xomp_self();
+    pthread_mutex_lock(&pool_lock);
+    struct xomp_thread *idle = pool_idle;
+    pool_idle = NULL;
+    pthread_mutex_unlock(&pool_lock);
+    unsigned n = 0;
+    for (struct xomp_thread *t = idle; t; t = t->pool_next)
+        n++;
+    if (!n)
+        return;
+    exit_hook = hook;
+    exits_waiter = self;
+    /* relaxed: published to each thread by its launch below (release). */
+    atomic_store_explicit(&exits_pending, n, memory_order_relaxed);
+    for (struct xomp_thread *t = idle, *next; t; t = next) {
+        next = t->pool_next;
+        t->exit_requested = true;
+        t->next_team = NULL;
+        /* release: the thread's acquire in dock_wait sees exit_requested,
+         * the hook and the waiter. */
+        atomic_fetch_add_explicit(&t->launch, 1, memory_order_release);
+        xomp_wake_if_sleeping(&t->waker);
+    }
+    struct xomp_idle wait;
+    xomp_idle_begin(&wait, &self->waker, &self->spin, XOMP_SLEEP_PLAIN);
+    while (!exits_done(NULL))
+        xomp_idle_step(&wait, exits_done, NULL);
+    xomp_idle_end(&wait);
 }
 
 void xomp_threads_foreach(void (*fn)(struct xomp_thread *, void *), void *arg)

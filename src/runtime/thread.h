@@ -14,6 +14,7 @@
 #include "../sched/constraint.h"
 #include "../task/event.h"
 #include "../task/task_alloc.h"
+#include "../tool/ompt_types.h"
 #include "team.h"
 #include "wait.h"
 
@@ -44,6 +45,7 @@ struct xomp_thread {
     struct xomp_taskgroup *taskgroup_cache; /* free taskgroup blocks (task.c) */
     struct xomp_stats stats; /* owner-only counters (prof/stats.h) */
     struct xomp_prof_thread prof; /* event buffer (prof/events.h) */
+    struct xomp_ompt_thread ompt; /* OMPT state (tool/ompt_types.h) */
 
     /* ---- touched by other threads to wake this one ---- */
     struct xomp_waker waker;
@@ -94,6 +96,11 @@ static inline struct xomp_thread *xomp_self(void)
 unsigned xomp_pool_acquire(struct xomp_thread **out, unsigned count);
 /* Give threads back to the idle pool. */
 void xomp_pool_release(struct xomp_thread **threads, unsigned count);
+
+/* Tell every idle pool thread to exit, and wait until all have: each
+ * calls hook(itself) first (OMPT's thread_end at finalization).  Threads
+ * held by teams are not idle (xomp_team_release_hot_threads). */
+void xomp_pool_exit_idle(void (*hook)(struct xomp_thread *));
 
 /* Start a docked pool thread on member `id` of `team`. */
 void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id);

@@ -5,9 +5,10 @@
  * lib/libgomp.so.1 on LD_LIBRARY_PATH, or LD_PRELOAD) and on the system
  * libgomp (a test that fails there is a wrong test).
  *
- * XOMP_TEST_RUNTIME names the runtime the test must be running on ("xomp"
- * or "gomp"; default "xomp").  The check runs before main, so a test that
- * silently ran on the wrong runtime fails instead of passing.
+ * XOMP_TEST_RUNTIME names the runtime the test must be running on ("xomp",
+ * "gomp", or "llvm" for LLVM libomp; default "xomp").  The check runs
+ * before main, so a test that silently ran on the wrong runtime fails
+ * instead of passing.
  */
 #ifndef XOMP_TEST_H
 #define XOMP_TEST_H
@@ -41,6 +42,12 @@ __attribute__((constructor)) static void xomp_test_check_runtime(void)
     }
     if (strcmp(want, "gomp") == 0 && on_xomp) {
         fprintf(stderr, "FAIL: this test must run on libgomp, but xomp was loaded\n");
+        exit(99);
+    }
+    if (strcmp(want, "llvm") == 0 &&
+        (on_xomp || !dlsym(RTLD_DEFAULT, "__kmpc_fork_call") ||
+         !dlsym(RTLD_DEFAULT, "kmp_set_stacksize"))) {
+        fprintf(stderr, "FAIL: this test must run on LLVM libomp, which was not loaded\n");
         exit(99);
     }
     if (on_xomp) {
