@@ -42,8 +42,9 @@ __attribute__((constructor)) static void xomp_init(void)
     xomp_places_init();
     xomp_topology_init(); /* before the initial thread is bound below */
     if (xomp_places_count() > 0) {
-        /* OMP_PLACES alone turns binding on (bind-var true), as in libgomp. */
-        if (xomp_cfg.places_set && !getenv("OMP_PROC_BIND"))
+        /* OMP_PLACES or GOMP_CPU_AFFINITY alone turns binding on (bind-var
+         * true), as in libgomp. */
+        if ((xomp_cfg.places || xomp_cfg.cpu_affinity) && !getenv("OMP_PROC_BIND"))
             xomp_cfg.icv.bind = XOMP_BIND_TRUE;
         xomp_cfg.icv.part_first = 0;
         xomp_cfg.icv.part_len = (uint16_t)xomp_places_count();

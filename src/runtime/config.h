@@ -91,8 +91,9 @@ struct xomp_config {
     unsigned max_task_priority;
     bool cancellation;
     int display_env;              /* 0 no, 1 true, 2 verbose */
-    bool places_set;              /* OMP_PLACES given */
-    char places[256];             /* OMP_PLACES as given (parsed by topo) */
+    const char *places;           /* OMP_PLACES as given, or NULL (parsed by topo) */
+    const char *cpu_affinity;     /* GOMP_CPU_AFFINITY as given, or NULL (topo uses it
+                                     when OMP_PLACES is not set) */
 
     /* xomp's own knobs (XOMP_*). */
     unsigned queue_size;          /* tasks a deque holds before new ones run at once */
@@ -176,7 +177,9 @@ const char *xomp_profile_mode_name(enum xomp_profile_mode mode);
 void xomp_display_env(bool verbose);
 
 /* The nthreads-var / bind-var an implicit task at the next nesting level
- * inherits from `parent` (the lists of OMP_NUM_THREADS / OMP_PROC_BIND). */
-void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child);
+ * inherits from `parent` (the lists of OMP_NUM_THREADS / OMP_PROC_BIND),
+ * for a region with `proc_bind_clause` (0: none, else enum xomp_proc_bind). */
+void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child,
+                         unsigned proc_bind_clause);
 
 #endif

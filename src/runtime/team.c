@@ -414,7 +414,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     team->implicit_taskgroup = tg;
     atomic_store_explicit(&team->cancelled, false, memory_order_relaxed);
     atomic_store_explicit(&team->ws_cancel_interval, 0, memory_order_relaxed);
-    xomp_icv_next_level(&thr->task->icv, &team->icv);
+    xomp_icv_next_level(&thr->task->icv, &team->icv, flags & 7);
     xomp_bind_plan(team, thr, flags & 7);
     xomp_sched_plan(team); /* NUMA map, after the places are planned */
 

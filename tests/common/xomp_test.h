@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <omp.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,40 @@ static inline int test_exec_again(char **argv, const char *marker, const char *v
     execv("/proc/self/exe", argv);
     perror("execv /proc/self/exe");
     return 1;
+}
+
+/* A test that runs itself again under several settings: the number of
+ * this run (0 for the first), and running again as run `next` with
+ * whatever the caller put in the environment (returns only on failure). */
+static inline int test_stage(void)
+{
+    const char *s = getenv("XOMP_TEST_STAGE");
+    return s ? atoi(s) : 0;
+}
+
+static inline int test_run_stage(char **argv, int next)
+{
+    char text[16];
+    snprintf(text, sizeof text, "%d", next);
+    setenv("XOMP_TEST_STAGE", text, 1);
+    execv("/proc/self/exe", argv);
+    perror("execv /proc/self/exe");
+    return 1;
+}
+
+/* The CPUs the calling thread may run on, in increasing order, into cpus
+ * (CPU_SETSIZE entries); returns how many. */
+static inline int test_thread_cpus(int *cpus)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 0;
+    int n = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &set))
+            cpus[n++] = cpu;
+    return n;
 }
 
 /* Exit status of a test: 0 when every CHECK held. */
