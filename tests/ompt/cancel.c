@@ -7,8 +7,8 @@
  * that discarded tasks complete (task_schedule with ompt_task_cancel).
  * Without cancellation enabled the program runs all the same.
  */
+#include "xomp_test.h" /* first: it defines _GNU_SOURCE */
 #include "ompt_check.h"
-#include "xomp_test.h"
 
 #include <omp.h>
 #include <stdatomic.h>

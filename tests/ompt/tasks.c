@@ -10,8 +10,8 @@
  * completed); each phase ends with a checkpoint of the counts the program
  * knows.
  */
+#include "xomp_test.h" /* first: it defines _GNU_SOURCE */
 #include "ompt_check.h"
-#include "xomp_test.h"
 
 #include <omp.h>
 #include <stdatomic.h>
