@@ -9,9 +9,8 @@
 # GOMP_CPU_AFFINITY, numbers with a '+'.  (Not compared: OMP_PLACES with
 # OMP_PROC_BIND=false, where libgomp drops the places and xomp keeps them,
 # unbound.)  Compared: every line of the block
-# but xomp's own (XOMP*), the banner and _OPENMP, GOMP_SPINCOUNT (xomp
-# counts its spin in time, libgomp in iterations) and OMP_TOOL* (OpenMP
-# 5.2 lists them; libgomp 12 has no OMPT and does not show them); and whether each run
+# but xomp's own (XOMP*), the banner and _OPENMP, and GOMP_SPINCOUNT (xomp
+# counts its spin in time, libgomp in iterations); and whether each run
 # warns at all (the wording differs).  Places are made from the CPUs the
 # process may use, so the test needs no particular machine.  Needs the
 # system libgomp: skipped under a sanitizer build.
@@ -102,7 +101,8 @@ block() {
         2>"$tmp/err.$runtime" >/dev/null
     sed -n '/OPENMP DISPLAY ENVIRONMENT BEGIN/,/OPENMP DISPLAY ENVIRONMENT END/p' \
         "$tmp/err.$runtime" |
-        grep -v -e 'XOMP' -e '_OPENMP' -e 'GOMP_SPINCOUNT' -e 'OMP_TOOL' -e 'DISPLAY ENVIRONMENT' | sort
+        grep -v -e 'XOMP' -e '_OPENMP' -e 'GOMP_SPINCOUNT' -e 'OMP_TOOL' -e 'DISPLAY ENVIRONMENT' |
+        sort
     if sed '/OPENMP DISPLAY ENVIRONMENT BEGIN/,/OPENMP DISPLAY ENVIRONMENT END/d' \
         "$tmp/err.$runtime" | grep -q '[^[:space:]]'; then
         echo warned
