@@ -13,15 +13,18 @@
 
 extern char **environ;
 
-/* Every XOMP_* setting the runtime reads (env.c, wait.c, prof/), and the
- * retired ones that get their own line (env.c). */
+/* Every XOMP_* setting the runtime reads (env.c, wait.c, prof/; a new one
+ * goes here too, or it is reported as unknown), and the retired ones that
+ * get their own line (env.c). */
 static const char *const known[] = {
     "XOMP_BARRIER",       "XOMP_BARRIER_ARITY",  "XOMP_DLB",
     "XOMP_DLB_PLOCAL",    "XOMP_DLB_STEAL",      "XOMP_MAX_DEPTH",
     "XOMP_PROFILE",       "XOMP_PROFILE_DIR",    "XOMP_PROFILE_EVENTS",
     "XOMP_PUBLISH_FENCE", "XOMP_QUEUE_SIZE",     "XOMP_SOLO",
     "XOMP_SPIN_US",       "XOMP_SPIN_US_OVERSUBSCRIBED",
-    "XOMP_STATS",         "XOMP_TOPOLOGY",
+    "XOMP_STATS",         "XOMP_TOPOLOGY",       "XOMP_TASKLOOP",
+    "XOMP_ILAN_MOLD",     "XOMP_ILAN_STRICT",    "XOMP_HOME_LAPSE_MS",
+    "XOMP_REPLAY",        "XOMP_REPLAY_PRUNE",   "XOMP_REPLAY_PRUNE_RUNS",
     /* retired */
     "XOMP_DLB_INTERVAL",  "XOMP_DLB_ROUND_START", "XOMP_DLB_VICTIMS",
     "XOMP_PLACEMENT",
@@ -31,7 +34,8 @@ static const char *const known[] = {
  * in the environment of the programs they run. */
 static bool tool_variable(const char *name, size_t len)
 {
-    static const char *const tools[] = {"XOMP_SANITIZE", "XOMP_JOBS"};
+    static const char *const tools[] = {"XOMP_SANITIZE", "XOMP_JOBS", "XOMP_SCRATCH",
+                                         "XOMP_MPI_TEST_TIMEOUT"};
     if (len >= 10 && !strncmp(name, "XOMP_TEST_", 10))
         return true;
     for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++)

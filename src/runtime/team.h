@@ -30,6 +30,7 @@
 
 struct xomp_thread;
 struct xomp_team;
+struct xomp_replay_ctx;
 
 /* A contention group (OpenMP 5.1, 1.2): an initial thread -- the program's,
  * another thread of the program, or a host target region's -- and the
@@ -65,11 +66,20 @@ struct xomp_worker {
     uint64_t steal_random;       /* victim choice (xorshift) */
     int steal_hint;              /* a member that had work when last looked, or -1 */
     struct xomp_member_map map;  /* our place in the region's NUMA map */
+    /* Watching tasks refused for their homes (sched/watch.c). */
+    bool watching;               /* we are the team's home_watcher */
+    uint32_t watch_polls;
+    uint64_t watch_signature;    /* where the refused tasks were at the last look */
+    uint64_t watch_since_ns;     /* ... and since when they have not moved */
+    uint64_t watch_seen_ns;      /* when it last saw a refused task */
     struct xomp_ompt_member ompt; /* OMPT: a worksharing region left open */
 
     /* ---- the member's task deque: bottom written by the member, top by
      * thieves (sched/deque.h) ---- */
     struct xomp_deque deque;
+
+    /* ---- tasks given to this member (sched.h xomp_sched_give); locked ---- */
+    struct xomp_inbox inbox;
 
     /* ---- written by this member after it fully left the region ---- */
     _Alignas(64) _Atomic uint64_t left_region;
@@ -91,6 +101,9 @@ struct xomp_team {
     struct xomp_team *parent;   /* team of the master when it encountered us */
     unsigned parent_id;         /* master's id in the parent team */
     struct xomp_task *parent_task;
+    /* The region is recorded (src/locality/replay.h); set by the master
+     * before it launches the members. */
+    bool replay_region;
     void (*fn)(void *);
     void *data;
     uint64_t region;            /* regions run by this team object */
@@ -109,6 +122,18 @@ struct xomp_team {
     /* Queued tasks that belong in no deque: priorities, tasks uncovered by
      * a constrained waiter, tasks made ready from outside (sched/pools.h). */
     struct xomp_pools pools;
+    /* The member watching tasks refused for their homes, + 1; 0: none
+     * (sched/watch.h).  Its own line: read at homed publications. */
+    _Alignas(64) _Atomic uint32_t home_watcher;
+    /* The home of the tasks without one in the members' deques, for
+     * thieves (sched/home.h), or 0.  Same line: read by thieves only. */
+    _Atomic uintptr_t deque_home;
+    /* The recorded region (parallel region or taskgroup) of the team, if
+     * any: its record and replay state (src/locality/replay.h).  Made on
+     * first use (a CAS: members may open taskgroups at once), kept until
+     * the team is destroyed; read relaxed by the region's members (its
+     * tasks' pushes publish it). */
+    _Atomic(struct xomp_replay_ctx *) replay;
     enum xomp_barrier_kind barrier_kind;
     struct xomp_thread *master;
     unsigned reserved;          /* keeps_threads: workers 1..reserved own a thread */
@@ -131,6 +156,9 @@ struct xomp_team {
     struct xomp_member_map *member_map;
     uint16_t *node_members;
     unsigned map_nthreads;
+    /* ILAN's units of the map (src/locality/ilan.c), made with it at
+     * region start (XOMP_TASKLOOP=ilan). */
+    void *taskloop_units;
     /* The master's state before the region, restored at its end. */
     struct xomp_task *saved_task;
     struct xomp_team *saved_team;

@@ -24,6 +24,8 @@
 
 #define XOMP_HOT_LEVELS 4
 
+struct xomp_replay_thread;
+
 struct xomp_thread {
     /* ---- hot, owner-only ---- */
     struct xomp_task *task;     /* task being executed */
@@ -74,6 +76,9 @@ struct xomp_thread {
     /* Contention group when not inside any team: initial_cgroup, or that
      * of the host target region it runs (runtime/target.c). */
     struct xomp_cgroup *cgroup;
+    /* Steal-tree record and replay requests and results of this thread
+     * (src/locality/replay.h); NULL until it uses them. */
+    struct xomp_replay_thread *replay;
     /* Its own group, as an initial thread; its busy count is changed by
      * the masters of nested teams too (own line). */
     _Alignas(64) struct xomp_cgroup initial_cgroup;

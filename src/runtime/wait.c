@@ -99,6 +99,7 @@ void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xo
     idle->polls = 0;
     idle->yields = 0;
     idle->slept = false;
+    idle->kept_awake = false;
     /* Where we wait, for waiters that wait for us (spin_budget).  glibc
      * reads it from the rseq area: a load.  relaxed: advice; stored only
      * when it changed, to keep the line shared. */
@@ -193,8 +194,17 @@ bool xomp_idle_pause(struct xomp_idle *idle)
         idle->began_ns = now;
     if (!idle->start_ns)
         idle->start_ns = now;
+    if (idle->kept_awake && !idle->spin->keep_awake) {
+        /* The scheduler kept us awake (sched/watch.h) and no longer does:
+         * spin again before sleeping, as after any event (more work of the
+         * kind we watched usually follows soon). */
+        idle->kept_awake = false;
+        idle->start_ns = now;
+        idle->yields = 0;
+    }
+    idle->kept_awake = idle->spin->keep_awake;
     uint64_t waited = now - idle->start_ns;
-    if (!xomp_cfg.spin_ns)
+    if (!xomp_cfg.spin_ns && !idle->spin->keep_awake)
         return true; /* OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0: sleep at once */
     if (waited < spin_budget(idle)) {
         xomp_cpu_relax();
@@ -202,7 +212,7 @@ bool xomp_idle_pause(struct xomp_idle *idle)
     }
     /* Spinning did not end the wait: let other threads have the CPU (a
      * thread we wait for may be queued behind us), for a while. */
-    if (idle->yields < YIELDS_MAX || waited < YIELD_PHASE_NS) {
+    if (idle->yields < YIELDS_MAX || waited < YIELD_PHASE_NS || idle->spin->keep_awake) {
         idle->yields++;
         idle->polls = 0; /* poll once after each yield, then yield again */
         sched_yield();

@@ -52,6 +52,10 @@ struct xomp_waker {
  * (owner only; lives in its thread state). */
 struct xomp_spin {
     uint64_t budget_ns;
+    /* The scheduler asks this thread not to sleep in its task waits: it
+     * watches tasks refused for their homes (sched/watch.h), so after the
+     * spin it keeps yielding. */
+    bool keep_awake;
 };
 
 /* What a waiter does in the sleep step, beyond the plain protocol. */
@@ -88,6 +92,7 @@ struct xomp_idle {
     uint32_t polls;
     uint32_t yields;
     bool slept;        /* this wait went to sleep at least once */
+    bool kept_awake;   /* spin->keep_awake held at the last pause */
 };
 
 /* Start a wait.  `spin` is the calling thread's adaptive budget, `waker`

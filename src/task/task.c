@@ -6,8 +6,10 @@
  */
 #include "task_core.h"
 
+#include "../locality/replay.h"
 #include "../runtime/log.h"
 #include "../runtime/thread.h"
+#include "../sched/home.h"
 #include "../sched/notify.h"
 #include "../sched/sched.h"
 #include "../tool/ompt.h"
@@ -47,6 +49,9 @@ void xomp_task_init_implicit(struct xomp_task *t, struct xomp_thread *owner,
     t->ndeps = 0;
     atomic_store_explicit(&t->npred, 0, memory_order_relaxed);
     atomic_store_explicit(&t->detach_pending, 0, memory_order_relaxed);
+    /* relaxed: as the other words walks read (replay.h). */
+    atomic_store_explicit(&t->rp_path, 0, memory_order_relaxed);
+    t->rp = 0;
 }
 
 /* ---- completion ---- */
@@ -70,6 +75,9 @@ static void task_release_self(struct xomp_thread *thr, struct xomp_task *t)
         task_free(thr, t);
         return;
     }
+    /* In a recorded region, before FINISHED shows (replay.h). */
+    if (__builtin_expect(t->rp != 0, 0))
+        xomp_replay_materialize(thr, t);
     /* acq_rel: acquire pairs with the remote children's RMWs (their last
      * accesses to t happened before); release orders our accesses before
      * the RMW of the child that will free t. */
@@ -88,6 +96,8 @@ static void task_notify(struct xomp_thread *thr, struct xomp_task *parent,
         /* Read the waiter before the decrement: once pending reaches 0 the
          * waiter may free tg. */
         struct xomp_thread *waiter = tg->owner;
+        if (__builtin_expect(tg->replay_scope, 0))
+            xomp_replay_count_done(thr, tg); /* before: the closer reads it after */
         /* seq_cst: publishes the completion (release) and orders it before
          * the load of waiter->sleeping (see xomp_wake_after_sc_rmw). */
         if (atomic_fetch_sub_explicit(&tg->pending, 1, memory_order_seq_cst) == 1)
@@ -198,19 +208,28 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     thr->stats.tasks_run++;
     if (thr->worker) {
         xomp_sched_count_run(&thr->stats, thr->worker, t->creator);
+        if (t->rp && (t->creator != thr->worker->id || (t->flags & XOMP_TASK_REPLAYED)))
+            xomp_replay_task_begin(thr, t);
         xomp_sched_mark(t, thr->worker);
     }
     t->owner = thr;
     thr->task = t;
     thr->depth++;
-    bool discarded = xomp_cfg.cancellation && task_cancelled(t);
+    /* The runtime's own tasks (a taskloop's share) run even when cancelled:
+     * their work was counted in advance (src/locality/ilan.c). */
+    bool discarded = xomp_cfg.cancellation && task_cancelled(t) && !(t->flags & XOMP_TASK_RUNTIME);
     /* A discarded task never begins: a tool is only told it is cancelled
      * (task_end_hooked). */
     int ompt_saved = thr->ompt.state;
+    uint64_t began = (t->flags & XOMP_TASK_HOMED) ? xomp_home_task_starts(t) : 0;
     XOMP_HOOK(XOMP_PROF_TASK_BEGIN_HOOKED(thr, t);
               if (!discarded) ompt_saved = xomp_ompt_task_begin(thr, prev, t));
     if (!discarded)
         t->fn(t->data);
+    /* Its body made every child it will make (before a detached task's
+     * early return below). */
+    if (t->flags & XOMP_TASK_REPLAYED)
+        xomp_replay_task_end(thr, t);
     if (XOMP_HOOKS_ON()) {
         XOMP_PROF_TASK_END_HOOKED(thr);
         if (task_end_hooked(thr, t, prev, discarded, ompt_saved))
@@ -218,6 +237,8 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     }
     thr->depth--;
     thr->task = prev;
+    if (t->flags & XOMP_TASK_HOMED)
+        xomp_home_task_ran(thr, t, began);
     /* acq_rel: whichever of the body's end and the fulfilment comes second
      * completes the task and sees the other's effects. */
     if ((t->flags & XOMP_TASK_DETACH) &&
@@ -226,8 +247,19 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     task_complete(thr, t);
 }
 
-/* The common case: no dependences, no detach, plain tasks (so no events
- * are recorded: task_execute_general records TASK).  The
+/* A task that did not run where it was created: which kind of member took
+ * it, and the record of a steal point (noinline: the cold side of
+ * task_execute_on). */
+static __attribute__((noinline)) void task_moved(struct xomp_thread *thr, struct xomp_worker *w,
+                                                 struct xomp_task *t)
+{
+    xomp_sched_count_run(&thr->stats, w, t->creator);
+    if (t->rp)
+        xomp_replay_task_begin(thr, t);
+}
+
+/* The common case: no dependences, no detach, no home, plain tasks (so no
+ * events are recorded: task_execute_general records TASK).  The
  * completion steps are those of task_complete, with the usual outcome
  * inline: no child of the task is still running elsewhere (so it is freed
  * here), no taskgroup, and the parent is suspended beneath it on this
@@ -237,14 +269,18 @@ static inline __attribute__((always_inline)) void task_execute_on(struct xomp_th
                                                                   struct xomp_task *prev,
                                                                   struct xomp_task *t)
 {
-    if (__builtin_expect((t->flags & (XOMP_TASK_DETACH | XOMP_TASK_HAS_DEPS)) ||
+    if (__builtin_expect((t->flags & (XOMP_TASK_DETACH | XOMP_TASK_HAS_DEPS | XOMP_TASK_HOMED |
+                                      XOMP_TASK_REPLAYED)) ||
                              !xomp_cfg.plain_tasks,
                          0)) {
         task_execute_general(thr, t);
         return;
     }
     thr->stats.tasks_run++;
-    xomp_sched_count_run(&thr->stats, w, t->creator);
+    if (__builtin_expect(t->creator == w->id, 1))
+        thr->stats.run_self++;
+    else
+        task_moved(thr, w, t);
     xomp_sched_mark(t, w);
     t->owner = thr;
     thr->task = t;
@@ -289,6 +325,22 @@ __attribute__((noinline)) void xomp_task_submit(struct xomp_thread *thr, struct 
     /* Our deque holds XOMP_QUEUE_SIZE tasks already: run this one now
      * (the seed's immediate execution), so that memory stays bounded.
      * Idle members can take the queued ones meanwhile. */
+    thr->stats.immediate++;
+    task_execute(thr, t);
+}
+
+void xomp_task_submit_homed(struct xomp_thread *thr, struct xomp_task *t,
+                            struct xomp_task *anchor, unsigned *unannounced)
+{
+    uintptr_t home = xomp_task_home_word(t); /* t may run elsewhere once pushed */
+    if (xomp_sched_push_homed(thr, t)) {
+        ++*unannounced;
+        return;
+    }
+    /* Our deque is full: the queued ones must be known before this one
+     * runs (it may block), then it runs now. */
+    xomp_sched_announce_homed(thr, home, anchor, *unannounced);
+    *unannounced = 0;
     thr->stats.immediate++;
     task_execute(thr, t);
 }
@@ -357,6 +409,8 @@ static void wait_until(struct xomp_thread *thr, bool (*done)(void *), void *arg,
         xomp_idle_step(&idle, wait_recheck, &c);
     }
     xomp_idle_end(&idle);
+    if (help)
+        xomp_sched_wait_over(thr);
     thr->wait = outer;
 }
 
@@ -422,6 +476,7 @@ void xomp_taskyield(struct xomp_thread *thr)
     /* OMPT: the task it runs suspends this one by a yield. */
     XOMP_HOOK(thr->ompt.switch_status = ompt_task_yield);
     xomp_task_run_one(thr, &w);
+    xomp_sched_wait_over(thr);
     XOMP_HOOK(thr->ompt.switch_status = ompt_task_switch);
     thr->wait = outer;
 }
@@ -447,6 +502,7 @@ struct xomp_taskgroup *xomp_taskgroup_new(struct xomp_thread *thr)
     __atomic_store_n(&tg->prev, (struct xomp_taskgroup *)NULL, __ATOMIC_RELEASE);
     tg->workshare = false;
     tg->reductions = NULL;
+    tg->replay_scope = false;
     tg->cache_next = NULL;
     return tg;
 }
@@ -493,8 +549,12 @@ void xomp_taskgroup_end(struct xomp_thread *thr, const void *codeptr)
     int ompt_saved = 0;
     XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_TASKGROUP, 0, 0);
               ompt_saved = xomp_ompt_sync_begin(thr, ompt_sync_region_taskgroup, codeptr));
+    if (__builtin_expect(tg->replay_scope, 0))
+        xomp_replay_taskgroup_waits(thr, tg);
     if (!taskgroup_done(tg))
         wait_until(thr, taskgroup_done, tg, tg);
+    if (__builtin_expect(tg->replay_scope, 0))
+        xomp_replay_taskgroup_end(thr, tg);
     XOMP_HOOK(XOMP_PROF_END_HOOKED(thr, XOMP_EV_TASKGROUP);
               xomp_ompt_sync_end(thr, ompt_sync_region_taskgroup, codeptr, ompt_saved));
     /* release: as in xomp_taskgroup_start. */
@@ -559,6 +619,7 @@ __attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struc
     thr->cache.free[0] = t->next;
     thr->cache.count[0]--;
     xomp_task_init(t, thr->team, parent, fn, data, flags, 0);
+    t->rp = 0; /* a team of one records nothing (replay.h) */
     t->flags |= XOMP_TASK_UNDEFERRED;
     t->owner = thr;
     t->creator = (uint16_t)thr->team_id;
@@ -647,6 +708,19 @@ static bool dep_backlog_full(const struct xomp_thread *thr, const struct xomp_ta
     return pending > (uint64_t)XOMP_DEP_BACKLOG_PER_THREAD * thr->team->nthreads;
 }
 
+/* A new task's arguments: copied by the program's copy function or byte by
+ * byte, then adjusted (a taskloop's range). */
+static void copy_args(void *args, void *data, void (*cpyfn)(void *, void *), size_t arg_size,
+                      const struct xomp_args_fixup *fixup)
+{
+    if (cpyfn)
+        cpyfn(args, data);
+    else
+        memcpy(args, data, arg_size);
+    if (fixup)
+        fixup->apply(args, fixup->ctx);
+}
+
 /* The general path: dependences, detach, undeferred tasks, large or
  * copied arguments, arguments adjusted after the copy (taskloop). */
 static void empty_task(void *data);
@@ -702,13 +776,9 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         if (data)
             *(void **)data = event;
     }
-    if (args != data) {
-        if (cpyfn)
-            cpyfn(args, data);
-        else
-            memcpy(args, data, arg_size);
-    }
-    if (fixup)
+    if (args != data)
+        copy_args(args, data, cpyfn, arg_size, fixup);
+    else if (fixup)
         fixup->apply(args, fixup->ctx);
     /* taskwait depend(...) waits as for an undeferred empty task: a tool
      * sees it as the taskwait's stand-in task. */
@@ -719,6 +789,13 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         t->flags |= XOMP_TASK_UNDEFERRED;
         thr->stats.undeferred++;
         t->owner = thr;
+        /* It takes a child index like a deferred child, counted as one
+         * that completed here (children_done and the frees balance), so
+         * that its own children have paths of their own (replay.h). */
+        uint64_t count = ++parent->created_children;
+        parent->local_done++;
+        if (xomp_replay_spawn_init(parent, t, count))
+            xomp_replay_note(thr, t);
         XOMP_HOOK(xomp_ompt_task_create(thr, parent, t, depend_clause, codeptr);
                   if (depend_clause) xomp_dep_report(thr, t, depend));
         if (has_deps) {
@@ -763,6 +840,14 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
     xomp_task_count_child(thr, parent, t);
     XOMP_HOOK(xomp_ompt_task_create(thr, parent, t, depend_clause, codeptr);
               if (depend_clause) xomp_dep_report(thr, t, depend));
+    if (__builtin_expect(xomp_replay_spawn_init(parent, t, parent->created_children), 0)) {
+        if (has_deps || t->priority > 0) {
+            xomp_replay_note(thr, t); /* placed by its dependences or priority */
+        } else {
+            xomp_replay_submit(thr, t);
+            return;
+        }
+    }
     if (has_deps && !xomp_dep_register(thr, parent, t, depend))
         return; /* its last predecessor will schedule it */
     xomp_task_submit(thr, t);
@@ -818,7 +903,75 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
     xomp_task_init(t, thr->team, parent, fn, args, flags, priority);
     t->creator = (uint16_t)me->id;
     xomp_task_count_child(thr, parent, t);
+    if (__builtin_expect(xomp_replay_spawn_init(parent, t, parent->created_children), 0)) {
+        xomp_replay_submit(thr, t); /* donated, or queued (a priority: queued) */
+        return;
+    }
     xomp_task_submit(thr, t);
+}
+
+void xomp_task_proto_capture(struct xomp_thread *thr, struct xomp_task_proto *p,
+                             unsigned gomp_flags, const void *codeptr)
+{
+    struct xomp_task *parent = thr->task;
+    p->team = thr->team;
+    p->parent = parent;
+    p->taskgroup = parent->taskgroup;
+    p->level = parent->level + 1;
+    /* As xomp_task_init: a final task's descendants are final too. */
+    p->flags = (gomp_flags & (GOMP_TASK_FLAG_UNTIED | GOMP_TASK_FLAG_FINAL)) |
+               (parent->flags & XOMP_TASK_FINAL);
+    p->icv = parent->icv;
+    p->codeptr = codeptr;
+}
+
+void xomp_task_count_ahead(struct xomp_thread *thr, uint64_t count)
+{
+    struct xomp_task *parent = thr->task;
+    struct xomp_team *team = thr->team;
+    parent->created_children += count;
+    if (parent->taskgroup)
+        /* relaxed: as in xomp_task_count_child (every decrement follows the
+         * increment in happens-before: the tasks are made after this). */
+        atomic_fetch_add_explicit(&parent->taskgroup->pending, (int64_t)count,
+                                  memory_order_relaxed);
+    if (team->barrier_kind == XOMP_BARRIER_CENTRAL)
+        atomic_fetch_add_explicit(&team->bar.central_pending, count, memory_order_relaxed);
+    else
+        thr->worker->spawned += count; /* thread-private; published by the barrier gather */
+}
+
+struct xomp_task *xomp_task_make(struct xomp_thread *thr, const struct xomp_task_proto *p,
+                                 void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                                 size_t arg_size, size_t arg_align,
+                                 const struct xomp_args_fixup *fixup)
+{
+    void *args;
+    struct xomp_task *t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
+    t->fn = fn;
+    t->data = args;
+    /* release, all three: as in xomp_task_init (sched/lineage.h). */
+    __atomic_store_n(&t->parent, p->parent, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->taskgroup, p->taskgroup, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->level, p->level, __ATOMIC_RELEASE);
+    t->team = p->team;
+    /* relaxed: as in xomp_task_init. */
+    atomic_store_explicit(&t->child_state, 0, memory_order_relaxed);
+    t->created_children = 0;
+    t->local_done = 0;
+    t->icv = p->icv;
+    t->flags = p->flags;
+    t->priority = 0;
+    t->dep_table = NULL;
+    t->creator = (uint16_t)thr->team_id;
+    /* Made for another task: no path of its own, outside any recorded
+     * region (replay.h). */
+    atomic_store_explicit(&t->rp_path, 0, memory_order_relaxed);
+    t->rp = 0;
+    copy_args(args, data, cpyfn, arg_size, fixup);
+    thr->stats.tasks_created++;
+    XOMP_HOOK(xomp_ompt_task_create(thr, p->parent, t, false, p->codeptr));
+    return t;
 }
 
 static void empty_task(void *data)

@@ -20,8 +20,10 @@
 #include <stdint.h>
 
 #define XOMP_TASK_CLASSES 4
-/* Block size of the smallest class, which most tasks use. */
-#define XOMP_TASK_SMALL_BLOCK 256
+/* Block size of the smallest class, which most tasks use: the task header
+ * (208 bytes with the steal-tree words, task.h) and the fast path's 60
+ * bytes of arguments (spawn_fast.h), in whole cache lines. */
+#define XOMP_TASK_SMALL_BLOCK 320
 /* A thread's cache keeps at most this many bytes of free blocks of one
  * class; past it, it gives a quarter away.  The free blocks of the
  * consumer threads are what a producer-heavy program has in flight: 256 KB

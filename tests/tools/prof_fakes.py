@@ -114,3 +114,34 @@ def record_offset(thread_position, record, threads=TWO_THREADS):
         offset += d.THREAD_HEADER.size + len(t["records"]) * d.RECORD.size
     return offset + d.THREAD_HEADER.size + record * d.RECORD.size
 
+
+
+# taskloops.csv of an ILAN run (docs/profiling.md): one taskloop on two
+# members whose search chose one.
+TASKLOOPS_CSV = """\
+loop,function,iterations,tasks,threads,unit_kind,units,executions,measured,record,phase,units_used,unit_ids,policy,seconds,unit,unit_iterations,unit_away
+1,"main._omp_fn.1",1000,8,2,member,2,9,9,explored,warm-up,2,"0,1",strict,0.004000000,,,
+1,"main._omp_fn.1",1000,8,2,member,2,9,9,explored,explore,2,"0,1",strict,0.002000000,,,
+1,"main._omp_fn.1",1000,8,2,member,2,9,9,explored,explore,1,"0",strict,0.001000000,,,
+1,"main._omp_fn.1",1000,8,2,member,2,9,9,chosen,exploit,1,"0",strict,0.001000000,,,
+1,"main._omp_fn.1",1000,8,2,member,2,9,9,unit,,,,,,0,8000,250
+1,"main._omp_fn.1",1000,8,2,member,2,9,9,unit,,,,,,1,1000,0
+"""
+
+
+def write_taskloops(path, text=TASKLOOPS_CSV):
+    (Path(path) / "taskloops.csv").write_text(text)
+
+
+# replay.csv of a run with XOMP_REPLAY=relws (docs/profiling.md): a region
+# recorded, then replayed twice.
+REPLAY_CSV = """\
+region,kind,execution,mode,threads,tasks,applied,recorded,honoured,overridden,unrecorded,affinity,seconds
+main._omp_fn.0,parallel,1,record,2,62,0,3,0,0,0,,0.002438000
+main._omp_fn.0,parallel,2,relws,2,62,1,2,1,0,0,0.984000,0.000278000
+main._omp_fn.0,parallel,3,relws,2,62,1,2,0,1,0,0.500000,0.000243000
+"""
+
+
+def write_replay(path, text=REPLAY_CSV):
+    (Path(path) / "replay.csv").write_text(text)

@@ -32,6 +32,35 @@ QUICK_PARAMS = {
     "strassen": ("1024,64",),
     "taskmem": ("pending,1000000", "chain,100000"),
     "uts": ("t=geo,a=fixed,b=4,d=8,r=19",),
+    # The taskloop kernels: both forms (taskloop, omp for).
+    "triad": ("taskloop,2000000,40", "for,2000000,40"),
+    "heat": ("taskloop,512,400", "for,512,400"),
+    "cg": ("taskloop,256,200", "for,256,200"),
+    "contend": ("taskloop,1000000,20", "for,1000000,20"),
+    # The replay kernels: both forms (plain tasks, the API's iterative scheme).
+    "replay-heat": ("plain,1024,1024,12,16", "api,1024,1024,12,16"),
+    "replay-fdtd": ("plain,1024,1024,8,16", "api,1024,1024,8,16"),
+    "replay-floyd": ("plain,256,16", "api,256,16"),
+    "replay-cg": ("plain,65536,15,10,1024", "api,65536,15,10,1024"),
+    "replay-scan": ("plain,8388608,32768,8", "api,8388608,32768,8"),
+}
+
+# --group NAME: a set of kernels and the runtimes that compare them (the
+# defaults of --kernels and --runtime; either can still be given).
+GROUPS = {
+    # ILAN taskloops (src/locality): plain and ILAN xomp against libgomp
+    # and libomp, on kernels with taskloop and omp-for forms.
+    "taskloop": {
+        "kernels": ("triad", "heat", "cg", "contend"),
+        "runtimes": ("gomp", "llvm", "xomp:XOMP_TASKLOOP=plain", "xomp:XOMP_TASKLOOP=ilan"),
+    },
+    # Locality by replay (src/locality/replay.h): the plain form on xomp
+    # without replay and in the automatic form (XOMP_REPLAY=relws), the API
+    # form (the seed's scheme), against libgomp and libomp.
+    "replay": {
+        "kernels": ("replay-heat", "replay-fdtd", "replay-floyd", "replay-cg", "replay-scan"),
+        "runtimes": ("gomp", "llvm", "xomp", "xomp:XOMP_REPLAY=relws"),
+    },
 }
 QUICK_THREADS = (1, 2)
 QUICK_REPS = 5

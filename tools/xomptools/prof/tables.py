@@ -241,3 +241,58 @@ def compare_breakdown(a, b):
                  f"{pb.seconds(b.wall_ticks) / pa.seconds(a.wall_ticks):.2f}x"
                  if a.wall_ticks else NA])
     return render(["state", f"A ({unit[0]})", "share", f"B ({unit[0]})", "share", "B/A"], rows)
+
+
+def taskloops(profile):
+    """ILAN's taskloops (taskloops.csv): per taskloop, the configurations
+    its search ran with their times, its choice, and the iterations per
+    unit; None when the run had none."""
+    by_loop = {}
+    for rec in profile.taskloops:
+        by_loop.setdefault(rec.loop, []).append(rec)
+    if not by_loop:
+        return None
+    parts = []
+    for loop, recs in sorted(by_loop.items()):
+        head = recs[0]
+        parts.append(f"taskloop {loop}: {head.function}, {fmt_count(head.iterations)} iterations "
+                     f"in {head.tasks} tasks, {head.threads} threads on {head.units} "
+                     f"{head.unit_kind}s; {head.executions} executions, {head.measured} measured")
+        rows = []
+        for rec in recs:
+            if rec.record == "unit":
+                continue
+            seconds = f"{rec.seconds * 1e3:.3f}" if rec.seconds is not None else NA
+            label = rec.phase if rec.record == "explored" else rec.record
+            rows.append([label, str(rec.units_used), rec.unit_ids, rec.policy, seconds])
+        parts.append(render(["step", "units", head.unit_kind + "s", "policy", "time (ms)"], rows,
+                            [False, True, False, False, True]))
+        units = [r for r in recs if r.record == "unit"]
+        if units:
+            rows = [[str(r.unit), fmt_count(r.unit_iterations), fmt_count(r.unit_away),
+                     fmt_pct(r.unit_away, r.unit_iterations)] for r in units]
+            parts.append(render([head.unit_kind, "iterations run", "homed elsewhere", "share"],
+                                rows))
+    return "\n\n".join(parts)
+
+
+def replays(profile):
+    """The recorded regions (replay.csv): per region, its executions with
+    the steal points and the affinity; None when the run recorded none."""
+    by_region = {}
+    for rec in profile.replays:
+        by_region.setdefault((rec.kind, rec.region), []).append(rec)
+    if not by_region:
+        return None
+    parts = []
+    for (kind, region), recs in by_region.items():
+        parts.append(f"{kind} {region}: {len(recs)} executions")
+        rows = [[str(r.execution), r.mode, str(r.threads), fmt_count(r.tasks), str(r.applied),
+                 str(r.recorded), str(r.honoured), str(r.overridden), str(r.unrecorded),
+                 f"{r.affinity:.3f}" if r.affinity is not None else NA,
+                 f"{r.seconds * 1e3:.3f}"] for r in recs]
+        parts.append(render(["execution", "mode", "threads", "tasks", "applied", "recorded",
+                             "honoured", "overridden", "unrecorded", "affinity", "time (ms)"],
+                            rows, [True, False, True, True, True, True, True, True, True, True,
+                                   True]))
+    return "\n\n".join(parts)
