@@ -143,6 +143,9 @@ struct xomp_team {
     struct xomp_cgroup *cgroup;
     unsigned cg_reserved;
     struct xomp_taskgroup *implicit_taskgroup; /* task reductions of the region */
+    /* single copyprivate of the LLVM ABI: the data of the member that ran
+     * the single, published between two barriers (abi/kmp_sync.c). */
+    void *copyprivate;
     struct xomp_ompt_region ompt; /* OMPT: the region's data, codeptr, flags */
     /* Affinity plan of the region (topo/binding.c), per member. */
     bool binding;

@@ -63,6 +63,11 @@ struct xomp_thread {
     bool exit_requested;
 
     /* ---- identity and bookkeeping (rarely touched) ---- */
+    /* Creation number, 0 for the initial thread: the "global thread
+     * number" of the LLVM ABI (abi/kmp.h), never reused. */
+    int gtid;
+    /* State of the LLVM ABI's translation (abi/kmp.h), made on first use. */
+    struct xomp_kmp_thread *kmp;
     bool is_pool_thread;
     pthread_t handle;
     struct xomp_thread *pool_next;  /* idle list link (pool.c) */
@@ -109,6 +114,11 @@ void xomp_pool_exit_idle(void (*hook)(struct xomp_thread *));
 
 /* Start a docked pool thread on member `id` of `team`. */
 void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id);
+
+/* Stack size of the pool threads created from now on (0: the system's
+ * default): OMP_STACKSIZE until changed. */
+size_t xomp_pool_stacksize(void);
+void xomp_set_pool_stacksize(size_t bytes);
 
 /* Call fn on every thread state (statistics, diagnostics). */
 void xomp_threads_foreach(void (*fn)(struct xomp_thread *, void *), void *arg);

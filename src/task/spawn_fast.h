@@ -148,28 +148,25 @@ static inline bool xomp_task_thread_usual(const struct xomp_thread *thr)
 /* May a task that runs undeferred now keep its header in a stack frame
  * (xomp_task_run_here, task.c)?  Only where it cannot get a deferred
  * child: at the depth bound or outside any team; not a detachable task
- * (its event handle is the header's address). */
+ * (its event names the header), nor in a region whose steal tree is
+ * recorded or replayed (the replay keeps headers, replay.h). */
 static inline bool xomp_task_may_run_here(const struct xomp_thread *thr, unsigned flags)
 {
-    return !(flags & GOMP_TASK_FLAG_DETACH) && (!thr->team || thr->depth >= xomp_cfg.max_depth);
+    return !(flags & GOMP_TASK_FLAG_DETACH) && !thr->task->rp &&
+           (!thr->team || thr->depth >= xomp_cfg.max_depth);
 }
 
-/* Create and place a task on the fast path, in a block `t` the caller took
- * from the head of the thread's small-block cache (both tests above held:
- * the replay of a steal tree need not look at it, replay.h).
+/* Place a task on the fast path: block `t`, already taken from the
+ * thread's small-block cache, holds its arguments at `args` (both tests
+ * above held: the replay of a steal tree need not look at it, replay.h).
  * Every call left on this path is in tail position, so that the caller
  * needs no stack frame in the common case. */
-static inline void xomp_task_spawn_fast(struct xomp_thread *thr, struct xomp_task *t,
-                                        void (*fn)(void *), void *data, size_t arg_size,
-                                        unsigned flags)
+static inline void xomp_task_publish_fast(struct xomp_thread *thr, struct xomp_task *t,
+                                          void (*fn)(void *), void *args, unsigned flags)
 {
     struct xomp_task *parent = thr->task;
     struct xomp_team *team = thr->team;
     struct xomp_worker *me = thr->worker;
-    thr->cache.free[0] = t->next;
-    thr->cache.count[0]--;
-    void *args = (char *)t + XOMP_TASK_ARGS_OFFSET;
-    xomp_copy_words(args, data, arg_size);
     xomp_task_init(t, team, parent, fn, args, flags, 0);
     t->creator = (uint16_t)me->id;
     /* xomp_task_count_child for plain tasks. */
@@ -191,6 +188,20 @@ static inline void xomp_task_spawn_fast(struct xomp_thread *thr, struct xomp_tas
         return;
     }
     xomp_task_submit(thr, t);
+}
+
+/* Create and place a task on the fast path, in a block `t` the caller took
+ * from the head of the thread's small-block cache (both tests above held):
+ * take it off the list, copy the arguments in, publish it. */
+static inline void xomp_task_spawn_fast(struct xomp_thread *thr, struct xomp_task *t,
+                                        void (*fn)(void *), void *data, size_t arg_size,
+                                        unsigned flags)
+{
+    thr->cache.free[0] = t->next;
+    thr->cache.count[0]--;
+    void *args = (char *)t + XOMP_TASK_ARGS_OFFSET;
+    xomp_copy_words(args, data, arg_size);
+    xomp_task_publish_fast(thr, t, fn, args, flags);
 }
 
 #endif

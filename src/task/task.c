@@ -503,6 +503,7 @@ struct xomp_taskgroup *xomp_taskgroup_new(struct xomp_thread *thr)
     tg->workshare = false;
     tg->reductions = NULL;
     tg->replay_scope = false;
+    tg->abi_reductions = NULL;
     tg->cache_next = NULL;
     return tg;
 }
@@ -612,12 +613,12 @@ static bool detach_fulfilled(void *arg)
  * runs them now only when no earlier sibling is pending, see below) nor
  * for detachable ones (their creator would wait for the fulfilment).
  * noinline: the spawn fast path tail-calls it and stays frameless. */
-__attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t,
-                                                  void (*fn)(void *), void *data, unsigned flags)
+static inline __attribute__((always_inline)) void run_solo(struct xomp_thread *thr,
+                                                           struct xomp_task *t,
+                                                           void (*fn)(void *), void *data,
+                                                           unsigned flags)
 {
     struct xomp_task *parent = thr->task;
-    thr->cache.free[0] = t->next;
-    thr->cache.count[0]--;
     xomp_task_init(t, thr->team, parent, fn, data, flags, 0);
     t->rp = 0; /* a team of one records nothing (replay.h) */
     t->flags |= XOMP_TASK_UNDEFERRED;
@@ -669,6 +670,12 @@ __attribute__((noinline)) void xomp_task_run_here(struct xomp_thread *thr, void 
     t.ndeps = 0;
     atomic_init(&t.npred, 0);
     atomic_init(&t.detach_pending, 0);
+    /* A child index, counted as completed here, as task_launch gives an
+     * undeferred task (replay.h; the caller made sure no steal tree is
+     * recorded or replayed here, so nothing keeps this header). */
+    uint64_t count = ++parent->created_children;
+    parent->local_done++;
+    (void)xomp_replay_spawn_init(parent, &t, count);
     if (thr->worker)
         xomp_sched_mark(&t, thr->worker);
     thr->stats.undeferred++;
@@ -677,9 +684,25 @@ __attribute__((noinline)) void xomp_task_run_here(struct xomp_thread *thr, void 
     fn(data);
     thr->depth--;
     thr->task = parent;
-    /* Its children all ran undeferred: none was counted, none is left. */
+    /* Its children all ran undeferred: none is left. */
     if (t.dep_table)
         xomp_dep_table_free(t.dep_table);
+}
+
+__attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t,
+                                                  void (*fn)(void *), void *data, unsigned flags)
+{
+    thr->cache.free[0] = t->next;
+    thr->cache.count[0]--;
+    run_solo(thr, t, fn, data, flags);
+}
+
+__attribute__((noinline)) void xomp_task_run_solo_prepared(struct xomp_thread *thr,
+                                                           struct xomp_task *t,
+                                                           void (*fn)(void *), void *data,
+                                                           unsigned flags)
+{
+    run_solo(thr, t, fn, data, flags);
 }
 
 /* Pending children per team member above which a new task with
@@ -721,65 +744,27 @@ static void copy_args(void *args, void *data, void (*cpyfn)(void *, void *), siz
         fixup->apply(args, fixup->ctx);
 }
 
-/* The general path: dependences, detach, undeferred tasks, large or
- * copied arguments, arguments adjusted after the copy (taskloop). */
+
+/* A new task in block `t`, its arguments ready at `args`: run it now
+ * (waiting for its dependences first) or count it and schedule it (when
+ * its dependences are met).  `has_deps`: `depend` is to be registered;
+ * `depend_clause`: the task has one (told to a tool even where its
+ * dependences need no registering); codeptr: the construct's code address
+ * (OMPT). */
 static void empty_task(void *data);
 
-static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void *data,
-                               void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
-                               bool run_now, unsigned flags, int priority, void **depend,
-                               void **detach, const struct xomp_args_fixup *fixup,
-                               const void *codeptr)
+static void task_launch(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
+                        void *args, bool run_now, bool has_deps, bool depend_clause,
+                        unsigned flags, int priority, void **depend, const void *codeptr)
 {
     struct xomp_task *parent = thr->task;
-    bool depend_clause = (flags & GOMP_TASK_FLAG_DEPEND) && depend;
-    bool has_deps = depend_clause && thr->team;
-    if (has_deps && thr->team->nthreads == 1 && !(flags & GOMP_TASK_FLAG_DETACH) &&
-        children_done(parent)) {
-        /* A team of one, and every earlier child has completed: nothing
-         * this task could depend on is pending, and only this thread could
-         * run it.  Run it now without recording its dependences (a later
-         * sibling finds nothing to wait for either way): a graph of
-         * dependent tasks then runs in creation order with no table, no
-         * queue and no pile of waiting tasks.  Not for detached tasks,
-         * whose completion may wait for a later task's fulfill. */
-        run_now = true;
-        has_deps = false;
-    }
-    if (has_deps && !run_now && !(flags & GOMP_TASK_FLAG_DETACH) && dep_backlog_full(thr, parent))
-        run_now = true; /* wait for its predecessors, running tasks meanwhile */
-    if (run_now && !has_deps && !cpyfn && !fixup && !XOMP_HOOKS_ON() &&
-        xomp_task_may_run_here(thr, flags)) {
-        xomp_task_run_here(thr, fn, data, flags, priority);
-        return;
-    }
-    void *args;
-    struct xomp_task *t;
-    if (run_now && !cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && !fixup) {
-        /* No copy needed: the arguments live in the caller's frame until the
-         * task has run. */
-        t = xomp_task_alloc_small(&thr->cache);
-        args = data;
-    } else {
-        t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
-    }
     xomp_task_init(t, thr->team, parent, fn, args, flags, priority);
     t->creator = (uint16_t)thr->team_id;
     if (flags & GOMP_TASK_FLAG_DETACH) {
         parent->flags |= XOMP_TASK_DETACHED_CHILD;
-        /* The event handle names a slot of the event table (event.h);
-         * GCC also expects it at the start of the argument block. */
         t->flags |= XOMP_TASK_DETACH;
         atomic_init(&t->detach_pending, 2);
-        void *event = (void *)xomp_event_new(&thr->events, t);
-        *detach = event;
-        if (data)
-            *(void **)data = event;
     }
-    if (args != data)
-        copy_args(args, data, cpyfn, arg_size, fixup);
-    else if (fixup)
-        fixup->apply(args, fixup->ctx);
     /* taskwait depend(...) waits as for an undeferred empty task: a tool
      * sees it as the taskwait's stand-in task. */
     if (fn == empty_task && run_now && depend_clause)
@@ -853,6 +838,72 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
     xomp_task_submit(thr, t);
 }
 
+/* Should a task with dependences created by `parent` run now?  Sets
+ * *has_deps to whether its dependences must be registered. */
+static bool deps_run_now(struct xomp_thread *thr, struct xomp_task *parent, bool run_now,
+                         unsigned flags, bool *has_deps)
+{
+    if (*has_deps && thr->team->nthreads == 1 && !(flags & GOMP_TASK_FLAG_DETACH) &&
+        children_done(parent)) {
+        /* A team of one, and every earlier child has completed: nothing
+         * this task could depend on is pending, and only this thread could
+         * run it.  Run it now without recording its dependences (a later
+         * sibling finds nothing to wait for either way): a graph of
+         * dependent tasks then runs in creation order with no table, no
+         * queue and no pile of waiting tasks.  Not for detached tasks,
+         * whose completion may wait for a later task's fulfill. */
+        *has_deps = false;
+        return true;
+    }
+    if (*has_deps && !run_now && !(flags & GOMP_TASK_FLAG_DETACH) &&
+        dep_backlog_full(thr, parent))
+        return true; /* wait for its predecessors, running tasks meanwhile */
+    return run_now;
+}
+
+/* The general path: dependences, detach, undeferred tasks, large or
+ * copied arguments, arguments adjusted after the copy (taskloop). */
+static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void *data,
+                               void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
+                               bool run_now, unsigned flags, int priority, void **depend,
+                               void **detach, const struct xomp_args_fixup *fixup,
+                               const void *codeptr)
+{
+    struct xomp_task *parent = thr->task;
+    bool depend_clause = (flags & GOMP_TASK_FLAG_DEPEND) && depend;
+    bool has_deps = depend_clause && thr->team;
+    run_now = deps_run_now(thr, parent, run_now, flags, &has_deps);
+    if (run_now && !has_deps && !cpyfn && !fixup && !XOMP_HOOKS_ON() &&
+        xomp_task_may_run_here(thr, flags)) {
+        xomp_task_run_here(thr, fn, data, flags, priority);
+        return;
+    }
+    void *args;
+    struct xomp_task *t;
+    if (run_now && !cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && !fixup) {
+        /* No copy needed: the arguments live in the caller's frame until the
+         * task has run. */
+        t = xomp_task_alloc_small(&thr->cache);
+        args = data;
+    } else {
+        t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
+    }
+    if (flags & GOMP_TASK_FLAG_DETACH) {
+        /* The event handle names a slot of the event table (event.h);
+         * GCC also expects it at the start of the argument block. */
+        void *event = (void *)xomp_event_new(&thr->events, t);
+        *detach = event;
+        if (data)
+            *(void **)data = event;
+    }
+    if (args != data)
+        copy_args(args, data, cpyfn, arg_size, fixup);
+    else if (fixup)
+        fixup->apply(args, fixup->ctx);
+    task_launch(thr, t, fn, args, run_now, has_deps, depend_clause, flags, priority, depend,
+                codeptr);
+}
+
 void xomp_task_spawn_fixed(struct xomp_thread *thr, void (*fn)(void *), void *data,
                            void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
                            bool undeferred, unsigned flags, int priority,
@@ -908,6 +959,86 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
         return;
     }
     xomp_task_submit(thr, t);
+}
+
+void xomp_task_spawn_prepared(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
+                              void *data, bool undeferred, unsigned flags, int priority,
+                              void **depend, const void *codeptr)
+{
+    struct xomp_task *parent = thr->task;
+    struct xomp_team *team = thr->team;
+    if (__builtin_expect(xomp_cfg.cancellation, 0) && team &&
+        (atomic_load_explicit(&team->cancelled, memory_order_acquire) ||
+         xomp_taskgroup_cancelled(parent))) {
+        /* A cancelled region or taskgroup starts no new task. */
+        t->data = data; /* the heap arguments xomp_task_free_slow frees */
+        xomp_task_free(&thr->cache, t);
+        return;
+    }
+    /* As in xomp_task_spawn. */
+    bool run_now = undeferred || !team || (parent->flags & XOMP_TASK_FINAL) ||
+                   thr->depth >= xomp_cfg.max_depth ||
+                   (team->run_tasks_now &&
+                    !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)));
+    bool depend_clause = (flags & GOMP_TASK_FLAG_DEPEND) && depend;
+    bool has_deps = depend_clause && team;
+    run_now = deps_run_now(thr, parent, run_now, flags, &has_deps);
+    task_launch(thr, t, fn, data, run_now, has_deps, depend_clause, flags, priority, depend,
+                codeptr);
+}
+
+void xomp_task_begin_inline(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
+                            void *data, unsigned flags, const void *codeptr)
+{
+    struct xomp_task *parent = thr->task;
+    xomp_task_init(t, thr->team, parent, fn, data, flags, 0);
+    t->creator = (uint16_t)thr->team_id;
+    t->flags |= XOMP_TASK_UNDEFERRED;
+    if (flags & GOMP_TASK_FLAG_DETACH) {
+        parent->flags |= XOMP_TASK_DETACHED_CHILD;
+        t->flags |= XOMP_TASK_DETACH;
+        atomic_init(&t->detach_pending, 2);
+    }
+    thr->stats.undeferred++;
+    t->owner = thr;
+    XOMP_HOOK(xomp_ompt_task_create(thr, parent, t, false, codeptr));
+    if (thr->worker)
+        xomp_sched_mark(t, thr->worker);
+    thr->task = t;
+    thr->depth++;
+    /* The state the begin replaces is the encountering task's working
+     * state, the one xomp_task_end_inline finds again (no place to keep
+     * it between the two calls). */
+    XOMP_HOOK(XOMP_PROF_TASK_BEGIN_HOOKED(thr, t); (void)xomp_ompt_task_begin(thr, parent, t));
+}
+
+void xomp_task_end_inline(struct xomp_thread *thr, struct xomp_task *t)
+{
+    if (thr->task != t)
+        xomp_fatal("the end of an undeferred task that is not the current task");
+    struct xomp_task *parent = t->parent;
+    bool detached = (t->flags & XOMP_TASK_DETACH) &&
+                    /* acquire: as in task_end_hooked. */
+                    atomic_load_explicit(&t->detach_pending, memory_order_acquire) != 1;
+    XOMP_HOOK(XOMP_PROF_TASK_END_HOOKED(thr);
+              xomp_ompt_task_end(thr, t, detached ? ompt_task_detach : ompt_task_complete,
+                                 parent, thr->ompt.state));
+    thr->depth--;
+    thr->task = parent;
+    if ((t->flags & XOMP_TASK_DETACH) &&
+        atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_acq_rel) != 1) {
+        wait_until(thr, detach_fulfilled, t, NULL); /* the encountering task waits */
+        detached = true;
+    }
+    /* As in task_launch: the fulfilment is reported where it completes. */
+    XOMP_HOOK(if (detached) xomp_ompt_task_fulfill(thr, t, true));
+    task_complete(thr, t);
+}
+
+void xomp_task_discard(struct xomp_thread *thr, struct xomp_task *t, void *data)
+{
+    t->data = data; /* the heap arguments xomp_task_free_slow frees */
+    xomp_task_free(&thr->cache, t);
 }
 
 void xomp_task_proto_capture(struct xomp_thread *thr, struct xomp_task_proto *p,

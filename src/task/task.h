@@ -59,6 +59,9 @@ enum xomp_task_flags {
                                       steal tree (src/locality/replay.h) */
     XOMP_TASK_RP_LOOK = 1u << 12,  /* its children are looked at by that replay
                                       (its replay word has XOMP_RP_LOOK) */
+    XOMP_TASK_CALL_AGAIN = 1u << 13, /* its body asked to be called again when it
+                                        returns (abi/kmp_task.c: the parts of an
+                                        untied task of the LLVM ABI) */
 };
 
 /* Added to child_state (with the number of children created) when the
@@ -124,14 +127,19 @@ struct xomp_task {
      * none when the task is created while a tool is attached, otherwise
      * stale. */
     ompt_data_t tool_data;
-    /* Two uses that never meet: a homed task (a taskloop's, or one a
-     * replay donates) has no dependences. */
+    /* Uses that never meet: a homed task (a taskloop's, or one a replay
+     * donates) has no dependences, and args_size is read before the task
+     * is launched. */
     union {
         uint32_t ndeps; /* with XOMP_TASK_HAS_DEPS: records in dep_recs */
         /* With XOMP_TASK_HOMED: the home's owner's datum for this task
          * (sched/home.h; ILAN: the task's index in its taskloop; a replay:
          * its position in an ordered home). */
         uint32_t home_info;
+        /* Bytes of arguments written in place (xomp_task_alloc_inplace),
+         * until the task is launched: the LLVM ABI's taskloop copies its
+         * pattern task by it (abi/kmp_taskloop.c). */
+        uint32_t args_size;
     };
     /* Unmet dependences + 1 while being created; the task is ready at 0. */
     _Atomic int32_t npred;
@@ -160,6 +168,9 @@ struct xomp_taskgroup {
     bool workshare;               /* opened for a worksharing task reduction */
     uintptr_t *reductions;        /* task reductions registered (reduction.c) */
     bool replay_scope;            /* a recorded region (src/locality/replay.h) */
+    /* Task reductions registered through the LLVM ABI, which the runtime
+     * combines at the taskgroup's end (abi/kmp_taskred.c). */
+    void *abi_reductions;
     struct xomp_taskgroup *cache_next; /* its thread's cache of free blocks (task.c) */
 };
 

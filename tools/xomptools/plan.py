@@ -164,8 +164,9 @@ def workloads_for(kernel: Kernel, classes, class_names=(), params=(), quick=Fals
         return [Workload(kernel, name, p, False) for p in points]
 
     if quick:
-        if kernel.name in QUICK_PARAMS:
-            return [Workload(kernel, "quick", p, False) for p in QUICK_PARAMS[kernel.name]], []
+        base = kernels.base_name(kernel.name)
+        if base in QUICK_PARAMS:
+            return [Workload(kernel, "quick", p, False) for p in QUICK_PARAMS[base]], []
         return by_class("test"), []
     if params:
         return [Workload(kernel, "custom", p, False) for p in params], []
@@ -180,7 +181,8 @@ def workloads_for(kernel: Kernel, classes, class_names=(), params=(), quick=Fals
 
 
 def runtimes_for(kernel_name, runtimes):
-    """The runtimes a kernel runs under (micro-deque: xomp's only)."""
+    """The runtimes a kernel runs under (micro-deque: xomp's only; a clang
+    build: not libgomp)."""
     return [rt for rt in runtimes if kernels.runs_under(kernel_name, rt.family)]
 
 
