@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <omp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,23 @@ uint64_t bench_counters_sum(void)
     for (int i = 0; i < BENCH_MAX_THREADS; i++)
         sum += bench_task_counters[i].value;
     return sum;
+}
+
+enum bench_verdict bench_check_ran_once(const char *kernel, const _Atomic unsigned char *ran,
+                                        long n)
+{
+    long missing = 0, repeated = 0;
+    for (long i = 0; i < n; i++) {
+        /* relaxed: read after the run that wrote them has ended. */
+        unsigned c = atomic_load_explicit(&ran[i], memory_order_relaxed);
+        missing += c == 0;
+        repeated += c > 1;
+    }
+    if (!missing && !repeated)
+        return BENCH_VERIFY_OK;
+    fprintf(stderr, "%s: %ld of %ld tasks never ran, %ld ran more than once\n", kernel, missing,
+            n, repeated);
+    return BENCH_VERIFY_FAIL;
 }
 
 static char metric_name[32];

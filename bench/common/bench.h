@@ -40,6 +40,7 @@
 #ifndef XOMP_BENCH_H
 #define XOMP_BENCH_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -226,5 +227,11 @@ struct bench_padded_counter {
 extern struct bench_padded_counter bench_task_counters[BENCH_MAX_THREADS];
 void bench_counters_reset(void);
 uint64_t bench_counters_sum(void);
+
+/* Kernels that count each task's runs in a byte (ran[i], atomic): did
+ * every one of the n run exactly once?  Says how many did not, on stderr,
+ * under the kernel's name. */
+enum bench_verdict bench_check_ran_once(const char *kernel, const _Atomic unsigned char *ran,
+                                        long n);
 
 #endif

@@ -97,18 +97,7 @@ static void run_serial(void)
 
 static enum bench_verdict verify(void)
 {
-    long missing = 0, repeated = 0;
-    for (long i = 0; i < ntasks; i++) {
-        unsigned c = atomic_load_explicit(&ran[i], memory_order_relaxed);
-        missing += c == 0;
-        repeated += c > 1;
-    }
-    if (missing || repeated) {
-        fprintf(stderr, "producer: %ld of %ld tasks never ran, %ld ran more than once\n", missing,
-                ntasks, repeated);
-        return BENCH_VERIFY_FAIL;
-    }
-    return BENCH_VERIFY_OK;
+    return bench_check_ran_once("producer", ran, ntasks);
 }
 
 static uint64_t task_count(void)

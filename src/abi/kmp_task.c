@@ -27,6 +27,7 @@
 #include "../runtime/thread.h"
 #include "../task/spawn_fast.h"
 #include "../task/task_alloc.h"
+#include "../task/event.h"
 #include "../task/task_core.h"
 #include "kmp.h"
 
@@ -445,7 +446,9 @@ XOMP_EXPORT void *__kmpc_task_allow_completion_event(kmp_ident *loc, kmp_int32 g
 {
     struct xomp_task *t = xomp_task_of_inplace(kt);
     t->flags |= KMP_TASK_DETACHABLE; /* the compiler's flags, until scheduled */
-    return t;                        /* the event handle (omp_fulfill_event) */
+    /* The event handle (omp_fulfill_event): a slot of the event table,
+     * checked when fulfilled (task/event.h). */
+    return (void *)xomp_event_new(&xomp_self()->events, t);
 }
 
 /* affinity(...) on a task: a hint, which xomp does not use. */

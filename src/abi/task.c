@@ -53,6 +53,13 @@ static __attribute__((noinline)) void task_spawn_usual_slow(void (*fn)(void *), 
                                                             const void *codeptr)
 {
     struct xomp_thread *thr = xomp_self();
+    if (xomp_cfg.plain_tasks && xomp_task_may_run_here(thr, flags)) {
+        /* (Not plain: xomp_task_spawn checks for cancellation and records
+         * the creation.)  A tail call: this frame is gone while the task
+         * runs. */
+        xomp_task_run_here(thr, fn, data, flags, 0);
+        return;
+    }
     XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);
     xomp_task_spawn(thr, fn, data, NULL, arg_size, 8, false, flags, 0, NULL, NULL, codeptr);
     XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
@@ -114,7 +121,7 @@ XOMP_EXPORT void GOMP_taskwait_depend(void **depend)
 
 XOMP_EXPORT void omp_fulfill_event(omp_event_handle_t event)
 {
-    xomp_task_fulfill(xomp_self(), (struct xomp_task *)(uintptr_t)event);
+    xomp_task_fulfill(xomp_self(), (uintptr_t)event);
 }
 
 XOMP_EXPORT void GOMP_taskwait(void)

@@ -77,6 +77,7 @@ static void collect_thread(struct xomp_thread *thr, void *arg)
     if (s->kind > XOMP_THREAD_USER)
         s->kind = XOMP_THREAD_USER;
     s->rec = p->buf;
+    s->unbuffered = xomp_cfg.prof_events && !p->buf;
     /* acquire: pairs with the release store after each record (events.c):
      * the records below this count are complete. */
     s->nrec = atomic_load_explicit(&p->published, memory_order_acquire);
@@ -146,6 +147,37 @@ static uint64_t total_records(const struct xomp_prof_snapshot *snap, bool droppe
     for (unsigned i = 0; i < snap->nthreads; i++)
         n += dropped ? snap->threads[i].dropped : snap->threads[i].nrec;
     return n;
+}
+
+/* Why events were dropped, and what to do about it, for the dump's line
+ * (empty when none were): a full buffer wants a larger XOMP_PROFILE_EVENTS,
+ * a thread that got no buffer at all (no memory: events.c) a smaller one. */
+static void drop_reason(const struct xomp_prof_snapshot *snap, char *buf, size_t size)
+{
+    uint64_t full = 0, unbuffered = 0;
+    unsigned without = 0;
+    for (unsigned i = 0; i < snap->nthreads; i++) {
+        const struct xomp_prof_thread_snap *t = &snap->threads[i];
+        if (t->unbuffered) {
+            unbuffered += t->dropped;
+            without++;
+        } else {
+            full += t->dropped;
+        }
+    }
+    if (!full && !unbuffered)
+        snprintf(buf, size, "%s", "");
+    else if (!unbuffered)
+        snprintf(buf, size, ": buffers full, raise XOMP_PROFILE_EVENTS");
+    else if (!full)
+        snprintf(buf, size, ": %u thread(s) had no memory for a buffer, lower XOMP_PROFILE_EVENTS",
+                 without);
+    else
+        snprintf(buf, size,
+                 ": %llu in full buffers, %llu by %u thread(s) that had no memory for a buffer "
+                 "of XOMP_PROFILE_EVENTS=%u events",
+                 (unsigned long long)full, (unsigned long long)unbuffered, without,
+                 xomp_cfg.profile_events);
 }
 
 /* The program's name, on one line. */
@@ -370,6 +402,8 @@ static int dump_to(struct xomp_thread *self, const char *dir, bool announce)
         failed = "meta.txt";
     int err = errno;
     uint64_t recorded = total_records(&snap, false), dropped = total_records(&snap, true);
+    char why[192];
+    drop_reason(&snap, why, sizeof why);
     free(snap.threads);
     if (failed) {
         xomp_warn("cannot write the profile to '%s'%s%s: %s (XOMP_PROFILE_DIR)", path,
@@ -379,8 +413,7 @@ static int dump_to(struct xomp_thread *self, const char *dir, bool announce)
     if (announce) {
         if (snap.events)
             fprintf(stderr, "xomp profile: written to %s (%llu events, %llu dropped%s)\n", path,
-                    (unsigned long long)recorded, (unsigned long long)dropped,
-                    dropped ? ": raise XOMP_PROFILE_EVENTS" : "");
+                    (unsigned long long)recorded, (unsigned long long)dropped, why);
         else
             fprintf(stderr, "xomp profile: written to %s (counters)\n", path);
     }

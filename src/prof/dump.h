@@ -26,6 +26,7 @@ struct xomp_prof_thread_snap {
     uint64_t nrec;
     uint64_t dropped;
     uint64_t first_drop; /* ticks, 0: nothing dropped */
+    bool unbuffered;     /* recording events, but it got no buffer (no memory) */
     struct xomp_stats stats;
 };
 

@@ -71,8 +71,8 @@ struct xomp_icv {
     uint16_t max_active_levels; /* max-active-levels-var */
     uint8_t dyn;                /* dyn-var */
     uint8_t bind;               /* bind-var for the next region (enum xomp_proc_bind) */
-    uint8_t nthreads_pos;       /* position in the OMP_NUM_THREADS list */
-    uint8_t bind_pos;           /* position in the OMP_PROC_BIND list */
+    uint16_t nthreads_pos;      /* position in the OMP_NUM_THREADS list */
+    uint16_t bind_pos;          /* position in the OMP_PROC_BIND list */
     int16_t default_device;     /* default-device-var */
     uint16_t part_first;        /* place-partition-var: first place ... */
     uint16_t part_len;          /* ... and number of places */
@@ -85,17 +85,21 @@ struct xomp_icv {
 struct xomp_config {
     struct xomp_icv icv; /* the initial task's ICVs */
 
-    /* OMP_NUM_THREADS and OMP_PROC_BIND lists, one entry per nesting level. */
-    uint32_t nthreads_list[16];
+    /* OMP_NUM_THREADS and OMP_PROC_BIND lists, one entry per nesting level
+     * (any length up to XOMP_ENV_LIST_MAX, as libgomp takes them; allocated
+     * once, never freed). */
+    uint32_t *nthreads_list;
     unsigned nthreads_list_len;
-    uint8_t bind_list[16];
+    uint8_t *bind_list;
     unsigned bind_list_len;
 
     unsigned ncpus;               /* CPUs this process may run on */
     size_t stacksize;             /* OMP_STACKSIZE in bytes; 0 = system default */
     enum xomp_wait_policy wait_policy;
     uint64_t spin_ns;             /* how long an idle thread spins before sleeping */
-    uint64_t spin_ns_oversubscribed; /* the same when threads outnumber CPUs */
+    /* The same when threads outnumber CPUs (XOMP_SPIN_US_OVERSUBSCRIBED;
+     * OMP_WAIT_POLICY=active and GOMP_SPINCOUNT leave it, see wait.c). */
+    uint64_t spin_ns_oversubscribed;
     unsigned max_task_priority;
     bool cancellation;
     int display_env;              /* 0 no, 1 true, 2 verbose */
@@ -166,6 +170,10 @@ extern struct xomp_config xomp_cfg;
 
 /* OpenMP's largest number of nested active levels we support. */
 #define XOMP_SUPPORTED_ACTIVE_LEVELS 255
+/* Entries of an OMP_NUM_THREADS or OMP_PROC_BIND list that count (the
+ * positions in struct xomp_icv are 16 bits; an environment string holds
+ * at most 64k entries anyway). */
+#define XOMP_ENV_LIST_MAX 65535u
 
 /* Parse the environment into xomp_cfg.  Called once from the library
  * constructor; reports every invalid value on stderr. */
@@ -178,6 +186,11 @@ void xomp_env_invalid(const char *name, const char *value, const char *fallback)
 void xomp_env_bool(const char *name, bool *var);
 bool xomp_env_uint(const char *name, unsigned long min, unsigned long max, unsigned long *var,
                    const char *fallback);
+
+/* One line for each XOMP_* variable in the environment that is none of
+ * xomp's settings, naming the nearest one (env_names.c). */
+void xomp_env_check_names(void);
+
 /* The index in words[0..nwords) of `value` when it is exactly one of them
  * (any case, surrounding blanks allowed), else -1. */
 int xomp_env_word(const char *value, const char *const *words, int nwords);

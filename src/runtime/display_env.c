@@ -120,6 +120,10 @@ void xomp_display_env(bool verbose)
         fputs("  XOMP_SPIN_US = 'INFINITE'\n", f);
     else
         fprintf(f, "  XOMP_SPIN_US = '%llu'\n", (unsigned long long)(c->spin_ns / 1000));
+    /* What OMP_WAIT_POLICY=active and GOMP_SPINCOUNT come to once threads
+     * outnumber CPUs (wait.c). */
+    fprintf(f, "  XOMP_SPIN_US_OVERSUBSCRIBED = '%llu'\n",
+            (unsigned long long)(c->spin_ns_oversubscribed / 1000));
     fprintf(f, "  XOMP_TASKLOOP = '%s'\n", xomp_taskloop_mode_name(c->taskloop));
     fprintf(f, "  XOMP_ILAN_MOLD = '%s'\n", c->ilan_mold ? "on" : "off");
     fprintf(f, "  XOMP_ILAN_STRICT = '%g'\n", c->ilan_strict);

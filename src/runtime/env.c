@@ -33,8 +33,9 @@ static const char *skip_space(const char *s)
     return s;
 }
 
-/* Parse an unsigned decimal integer, allowing surrounding blanks.  On
- * success *end points after it. */
+/* Parse an unsigned decimal integer, allowing surrounding blanks and a
+ * leading '+' (libgomp reads numbers with strtoul, which takes it:
+ * OMP_NUM_THREADS=+3 is 3).  On success *end points after it. */
 static bool parse_ulong(const char *s, unsigned long *out, const char **end)
 {
     s = skip_space(s);
@@ -126,32 +127,56 @@ static bool env_uint(const char *name, unsigned long min, unsigned long max, uns
     return true;
 }
 
-/* OMP_NUM_THREADS: a comma-separated list of positive integers. */
+/* Room for a list of one entry per comma-separated item of `v` (freed
+ * by the caller if the list turns out invalid), and how many at most. */
+static void *list_new(const char *name, const char *v, size_t entry_size, unsigned *max)
+{
+    size_t items = 1;
+    for (const char *p = v; *p; p++)
+        items += *p == ',';
+    if (items > XOMP_ENV_LIST_MAX) {
+        xomp_warn("%s has %zu entries; using the first %u (one per nesting level)", name, items,
+                  XOMP_ENV_LIST_MAX);
+        items = XOMP_ENV_LIST_MAX;
+    }
+    *max = (unsigned)items;
+    void *list = calloc(items, entry_size);
+    if (!list)
+        xomp_warn("out of memory reading %s; ignored", name);
+    return list;
+}
+
+/* OMP_NUM_THREADS: a comma-separated list of positive integers, one per
+ * nesting level, as long as the user likes. */
 static void env_num_threads(void)
 {
     const char *v = getenv("OMP_NUM_THREADS");
     if (!v)
         return;
-    uint32_t list[16];
+    unsigned max;
+    uint32_t *list = list_new("OMP_NUM_THREADS", v, sizeof *list, &max);
+    if (!list)
+        return;
     unsigned len = 0;
     const char *s = v;
     for (;;) {
         unsigned long x;
         const char *end;
-        if (!parse_ulong(s, &x, &end) || x == 0 || x > INT_MAX || len == 16)
+        if (!parse_ulong(s, &x, &end) || x == 0 || x > INT_MAX)
             goto bad;
         list[len++] = (uint32_t)x;
-        if (*end == '\0')
+        if (*end == '\0' || len == max)
             break;
         if (*end != ',')
             goto bad;
         s = end + 1;
     }
-    memcpy(xomp_cfg.nthreads_list, list, sizeof(uint32_t) * len);
+    xomp_cfg.nthreads_list = list;
     xomp_cfg.nthreads_list_len = len;
     xomp_cfg.icv.nthreads = list[0];
     return;
 bad:;
+    free(list);
     char fb[64];
     snprintf(fb, sizeof fb, "%u (the number of available CPUs)", xomp_cfg.icv.nthreads);
     invalid("OMP_NUM_THREADS", v, fb);
@@ -174,13 +199,17 @@ static bool parse_bind_word(const char *s, size_t n, uint8_t *out)
     return false;
 }
 
-/* OMP_PROC_BIND: true, false, or a list of primary/master, close, spread. */
+/* OMP_PROC_BIND: true, false, or a list of primary/master, close, spread,
+ * one per nesting level. */
 static void env_proc_bind(void)
 {
     const char *v = getenv("OMP_PROC_BIND");
     if (!v)
         return;
-    uint8_t list[16];
+    unsigned max;
+    uint8_t *list = list_new("OMP_PROC_BIND", v, sizeof *list, &max);
+    if (!list)
+        return;
     unsigned len = 0;
     const char *s = v;
     for (;;) {
@@ -188,11 +217,11 @@ static void env_proc_bind(void)
         const char *w = s;
         while (isalpha((unsigned char)*s))
             s++;
-        if (len == 16 || !parse_bind_word(w, (size_t)(s - w), &list[len]))
+        if (!parse_bind_word(w, (size_t)(s - w), &list[len]))
             goto bad;
         len++;
         s = skip_space(s);
-        if (*s == '\0')
+        if (*s == '\0' || len == max)
             break;
         if (*s != ',')
             goto bad;
@@ -203,11 +232,12 @@ static void env_proc_bind(void)
         for (unsigned i = 0; i < len; i++)
             if (list[i] == XOMP_BIND_FALSE || list[i] == XOMP_BIND_TRUE)
                 goto bad;
-    memcpy(xomp_cfg.bind_list, list, len);
+    xomp_cfg.bind_list = list;
     xomp_cfg.bind_list_len = len;
     xomp_cfg.icv.bind = list[0];
     return;
 bad:
+    free(list);
     invalid("OMP_PROC_BIND", v, "false");
 }
 
@@ -537,6 +567,10 @@ static void env_xomp(void)
     x = 0;
     if (env_uint("XOMP_SPIN_US", 0, UINT32_MAX, &x, "the default spin time"))
         xomp_cfg.spin_ns = xomp_cfg.spin_ns_oversubscribed = (uint64_t)x * 1000;
+    x = 0;
+    if (env_uint("XOMP_SPIN_US_OVERSUBSCRIBED", 0, UINT32_MAX, &x,
+                 "the spin time of XOMP_SPIN_US, at most 2 us"))
+        xomp_cfg.spin_ns_oversubscribed = (uint64_t)x * 1000;
 }
 
 /* Taskloops: XOMP_TASKLOOP, XOMP_ILAN_MOLD, XOMP_ILAN_STRICT, and the task
@@ -616,6 +650,7 @@ static void env_profile(void)
 
 void xomp_config_init(void)
 {
+    xomp_env_check_names();
     struct xomp_config *c = &xomp_cfg;
     c->ncpus = xomp_cpus_count(); /* the process's CPUs (topo/cpus.h) */
     c->icv.nthreads = c->ncpus;
@@ -689,8 +724,13 @@ void xomp_config_init(void)
     if (env_uint("OMP_DEFAULT_DEVICE", 0, INT16_MAX, &x, ""))
         c->icv.default_device = (int16_t)x;
 
+    /* active: spin without end -- while every thread can have a CPU of
+     * its own.  Once threads outnumber CPUs a spinning waiter only keeps
+     * the thread it waits for off a CPU, so waits keep the short
+     * oversubscribed budget and then sleep, as libgomp's throttled spin
+     * does (wait.c, spin_budget). */
     if (c->wait_policy == XOMP_WAIT_ACTIVE)
-        c->spin_ns = c->spin_ns_oversubscribed = UINT64_MAX;
+        c->spin_ns = UINT64_MAX;
     else if (c->wait_policy == XOMP_WAIT_PASSIVE)
         c->spin_ns = c->spin_ns_oversubscribed = 0;
 
@@ -772,11 +812,11 @@ void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child,
     if (proc_bind_clause && parent->bind != XOMP_BIND_FALSE)
         child->bind = (uint8_t)proc_bind_clause;
     if (parent->nthreads_pos + 1u < xomp_cfg.nthreads_list_len) {
-        child->nthreads_pos = (uint8_t)(parent->nthreads_pos + 1);
+        child->nthreads_pos = (uint16_t)(parent->nthreads_pos + 1);
         child->nthreads = xomp_cfg.nthreads_list[child->nthreads_pos];
     }
     if (parent->bind_pos + 1u < xomp_cfg.bind_list_len) {
-        child->bind_pos = (uint8_t)(parent->bind_pos + 1);
+        child->bind_pos = (uint16_t)(parent->bind_pos + 1);
         child->bind = xomp_cfg.bind_list[child->bind_pos];
     }
 }

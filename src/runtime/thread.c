@@ -75,6 +75,11 @@ static bool dock_recheck(void *arg)
 
 static void dock_wait(struct xomp_thread *thr)
 {
+    /* Where spins have no end, docked threads count as threads that may
+     * spin (wait.c, crowded).  relaxed: advice, read by spin budgets. */
+    bool counted = xomp_cfg.spin_ns == UINT64_MAX;
+    if (counted)
+        atomic_fetch_add_explicit(&xomp_docked_threads, 1, memory_order_relaxed);
     struct xomp_idle idle;
     xomp_idle_begin(&idle, &thr->waker, &thr->dock_spin, XOMP_SLEEP_PLAIN);
     /* The master that launched us last most likely launches us next
@@ -87,6 +92,8 @@ static void dock_wait(struct xomp_thread *thr)
         xomp_idle_step(&idle, dock_recheck, thr);
     xomp_idle_end(&idle);
     thr->launch_seen = atomic_load_explicit(&thr->launch, memory_order_acquire);
+    if (counted)
+        atomic_fetch_sub_explicit(&xomp_docked_threads, 1, memory_order_relaxed);
 }
 
 void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id)

@@ -12,6 +12,7 @@
 #include "../prof/events.h"
 #include "../prof/stats.h"
 #include "../sched/constraint.h"
+#include "../task/event.h"
 #include "../task/task_alloc.h"
 #include "../tool/ompt_types.h"
 #include "team.h"
@@ -42,6 +43,7 @@ struct xomp_thread {
     struct xomp_spin lock_spin; /* ... and of locks and critical sections */
     uint32_t constrained_wake_tries; /* sched/notify.c */
     struct xomp_task_cache cache;
+    struct xomp_event_cache events; /* free detach-event slots (task/event.h) */
     struct xomp_taskgroup *taskgroup_cache; /* free taskgroup blocks (task.c) */
     struct xomp_stats stats; /* owner-only counters (prof/stats.h) */
     struct xomp_prof_thread prof; /* event buffer (prof/events.h) */

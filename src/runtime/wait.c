@@ -4,6 +4,7 @@
 #include "config.h"
 #include "futex.h"
 #include "log.h"
+#include "thread.h"
 
 #include <linux/membarrier.h>
 #include <sched.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 _Atomic bool xomp_oversubscribed;
+_Atomic unsigned xomp_docked_threads;
 bool xomp_heavy_fence_is_process_wide;
 
 uint64_t xomp_now_ns(void)
@@ -106,6 +108,21 @@ void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xo
         atomic_store_explicit(&waker->cpu, cpu, memory_order_relaxed);
 }
 
+/* Do threads outnumber CPUs?  Threads in teams do (xomp_oversubscribed).
+ * Where spins have no end (OMP_WAIT_POLICY=active, GOMP_SPINCOUNT=infinite)
+ * pool threads in their docks count too: each would spin between regions
+ * for ever, as libgomp counts every thread it manages. */
+static bool crowded(void)
+{
+    /* relaxed, all: advice; a stale answer costs a spin or a yield. */
+    if (atomic_load_explicit(&xomp_oversubscribed, memory_order_relaxed))
+        return true;
+    return xomp_cfg.spin_ns == UINT64_MAX &&
+           atomic_load_explicit(&xomp_busy_threads, memory_order_relaxed) +
+                   atomic_load_explicit(&xomp_docked_threads, memory_order_relaxed) >
+               xomp_cfg.ncpus;
+}
+
 /* The spin budget of this wait: the thread's adapted budget, cut short
  * when threads outnumber CPUs, or when the thread we wait for runs on our
  * own CPU (spinning would only keep it off). */
@@ -114,9 +131,7 @@ static uint64_t spin_budget(struct xomp_idle *idle)
     uint64_t budget = idle->spin->budget_ns;
     if (budget > xomp_cfg.spin_ns)
         budget = idle->spin->budget_ns = xomp_cfg.spin_ns; /* XOMP_SPIN_US lowered */
-    /* relaxed: advice. */
-    if (atomic_load_explicit(&xomp_oversubscribed, memory_order_relaxed) &&
-        budget > xomp_cfg.spin_ns_oversubscribed)
+    if (budget > xomp_cfg.spin_ns_oversubscribed && crowded())
         budget = xomp_cfg.spin_ns_oversubscribed;
     if (idle->partner && budget) {
         /* relaxed: advice; a stale CPU only costs a spin or a yield. */

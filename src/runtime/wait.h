@@ -215,5 +215,8 @@ static inline void xomp_cpu_relax(void)
 
 /* True when more threads are runnable than CPUs (spin less, yield). */
 extern _Atomic bool xomp_oversubscribed;
+/* Pool threads in their docks, counted only where spins have no end
+ * (xomp_cfg.spin_ns == UINT64_MAX): they may spin too (wait.c). */
+extern _Atomic unsigned xomp_docked_threads;
 
 #endif

@@ -55,7 +55,10 @@ bool xomp_sched_push_new(struct xomp_thread *thr, struct xomp_task *t)
     }
     struct xomp_worker *me = thr->worker;
     struct xomp_notify_targets to = xomp_notify_targets_of(thr, t);
-    if (!xomp_deque_push_bounded(&me->deque, t, xomp_cfg.queue_size))
+    /* Fewer of a large task (task_alloc.h); at least 2, so that idle
+     * members still find one to take. */
+    int64_t cap = (int64_t)(xomp_cfg.queue_size >> xomp_task_queue_shift(t));
+    if (!xomp_deque_push_bounded(&me->deque, t, cap > 2 ? cap : 2))
         return false;
     xomp_notify_published(thr, thr->team, thr->task, to.parent_owner, to.tg_owner);
     return true;

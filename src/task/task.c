@@ -14,6 +14,7 @@
 #include "../sched/sched.h"
 #include "../tool/ompt.h"
 #include "depend.h"
+#include "event.h"
 #include "spawn_fast.h"
 #include "task_alloc.h"
 
@@ -496,6 +497,7 @@ struct xomp_taskgroup *xomp_taskgroup_new(struct xomp_thread *thr)
     atomic_store_explicit(&tg->pending, 0, memory_order_relaxed);
     atomic_store_explicit(&tg->cancelled, false, memory_order_relaxed);
     tg->owner = thr;
+    tg->opener = NULL;
     /* release: as the task fields of xomp_task_init (sched/lineage.h). */
     __atomic_store_n(&tg->prev, (struct xomp_taskgroup *)NULL, __ATOMIC_RELEASE);
     tg->workshare = false;
@@ -519,6 +521,7 @@ void xomp_taskgroup_start(struct xomp_thread *thr, const void *codeptr)
     struct xomp_taskgroup *prev = t->taskgroup;
     /* release, both: as in xomp_taskgroup_new. */
     __atomic_store_n(&tg->prev, prev, __ATOMIC_RELEASE);
+    tg->opener = t;
     tg->reductions = prev ? prev->reductions : NULL;
     __atomic_store_n(&t->taskgroup, tg, __ATOMIC_RELEASE);
     XOMP_HOOK(xomp_ompt_taskgroup_begin(thr, codeptr));
@@ -535,8 +538,15 @@ void xomp_taskgroup_end(struct xomp_thread *thr, const void *codeptr)
 {
     struct xomp_task *t = thr->task;
     struct xomp_taskgroup *tg = t->taskgroup;
-    if (!tg)
-        xomp_fatal("GOMP_taskgroup_end without a matching GOMP_taskgroup_start");
+    /* The innermost taskgroup may be one the task was created in (it is
+     * counted there: waiting for it would wait for itself). */
+    if (!tg || tg->opener != t) {
+        /* libgomp returns without a word; one line, then the same. */
+        static _Atomic bool warned;
+        if (!atomic_exchange_explicit(&warned, true, memory_order_relaxed))
+            xomp_warn("GOMP_taskgroup_end without a matching GOMP_taskgroup_start; ignored");
+        return;
+    }
     int ompt_saved = 0;
     XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_TASKGROUP, 0, 0);
               ompt_saved = xomp_ompt_sync_begin(thr, ompt_sync_region_taskgroup, codeptr));
@@ -627,6 +637,56 @@ static inline __attribute__((always_inline)) void run_solo(struct xomp_thread *t
         xomp_task_free(&thr->cache, t);
     else
         task_release_self(thr, t);
+}
+
+/* An undeferred task that can have no deferred child: its header lives in
+ * this frame instead of a cache block.  The caller checked
+ * xomp_task_may_run_here: the thread is at the depth bound (every task the
+ * body creates runs undeferred too, and its waits run no queued task) or
+ * outside any team (nothing is queued at all), and the task has no
+ * dependences, no event and needs no copy of its arguments, and no hooks
+ * are on (the profiler and tools see such tasks through the general path,
+ * with a block: the run here reports no events).  So no queued
+ * task has this header among its ancestors, no waiter publishes it as the
+ * task it waits in, and no child outlives it: nothing reads it after this
+ * frame is gone, speculatively or not (sched/lineage.h needs type-stable
+ * blocks only for headers that can be reached that way).  A chain of
+ * 100,000 such tasks thus holds no task memory besides its stack frames
+ * (docs/memory.md).  noinline: a frame of its own, popped before the
+ * caller goes on. */
+__attribute__((noinline)) void xomp_task_run_here(struct xomp_thread *thr, void (*fn)(void *),
+                                                  void *data, unsigned flags, int priority)
+{
+    struct xomp_task t;
+    struct xomp_task *parent = thr->task;
+    xomp_task_init(&t, thr->team, parent, fn, data, flags, priority);
+    t.flags |= XOMP_TASK_UNDEFERRED;
+    t.owner = thr;
+    t.creator = (uint16_t)thr->team_id;
+    t.deque_mark = 0;
+    t.size_class = 0;
+    t.next = NULL;
+    t.dep_recs = NULL;
+    t.ndeps = 0;
+    atomic_init(&t.npred, 0);
+    atomic_init(&t.detach_pending, 0);
+    /* A child index, counted as completed here, as task_launch gives an
+     * undeferred task (replay.h; the caller made sure no steal tree is
+     * recorded or replayed here, so nothing keeps this header). */
+    uint64_t count = ++parent->created_children;
+    parent->local_done++;
+    (void)xomp_replay_spawn_init(parent, &t, count);
+    if (thr->worker)
+        xomp_sched_mark(&t, thr->worker);
+    thr->stats.undeferred++;
+    thr->task = &t;
+    thr->depth++;
+    fn(data);
+    thr->depth--;
+    thr->task = parent;
+    /* Its children all ran undeferred: none is left. */
+    if (t.dep_table)
+        xomp_dep_table_free(t.dep_table);
 }
 
 __attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t,
@@ -813,6 +873,11 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
     bool depend_clause = (flags & GOMP_TASK_FLAG_DEPEND) && depend;
     bool has_deps = depend_clause && thr->team;
     run_now = deps_run_now(thr, parent, run_now, flags, &has_deps);
+    if (run_now && !has_deps && !cpyfn && !fixup && !XOMP_HOOKS_ON() &&
+        xomp_task_may_run_here(thr, flags)) {
+        xomp_task_run_here(thr, fn, data, flags, priority);
+        return;
+    }
     void *args;
     struct xomp_task *t;
     if (run_now && !cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && !fixup) {
@@ -824,11 +889,12 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
     }
     if (flags & GOMP_TASK_FLAG_DETACH) {
-        /* The event handle is the task; GCC also expects it at the start of
-         * the argument block. */
-        *detach = t;
+        /* The event handle names a slot of the event table (event.h);
+         * GCC also expects it at the start of the argument block. */
+        void *event = (void *)xomp_event_new(&thr->events, t);
+        *detach = event;
         if (data)
-            *(void **)data = t;
+            *(void **)data = event;
     }
     if (args != data)
         copy_args(args, data, cpyfn, arg_size, fixup);
@@ -1057,10 +1123,14 @@ void xomp_task_wait_depend(struct xomp_thread *thr, void **depend, const void *c
               XOMP_PROF_END_HOOKED(thr, XOMP_EV_TASKWAIT));
 }
 
-void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t)
+void xomp_task_fulfill(struct xomp_thread *thr, uintptr_t event)
 {
-    if (!t || !(t->flags & XOMP_TASK_DETACH))
-        xomp_fatal("omp_fulfill_event: %p is not the event of a detachable task", (void *)t);
+    /* Exactly one fulfilment of a live event gets its task (event.h);
+     * libgomp's message for everything else. */
+    struct xomp_task *t = xomp_event_claim(&thr->events, event);
+    if (!t)
+        xomp_fatal("omp_fulfill_event: %p event is invalid or has already been fulfilled!",
+                   (void *)event);
     /* An undeferred task's encountering thread waits for the count to
      * reach 0 and then completes and frees the task at once: read what we
      * need before our decrement, never after.  (Thread states are never
@@ -1081,8 +1151,6 @@ void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t)
      * effects (acquire and release), and for an undeferred task the
      * decrement is the event of the sleep protocol (xomp_wake_after_sc_rmw). */
     int32_t left = atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_seq_cst) - 1;
-    if (left < 0)
-        xomp_fatal("omp_fulfill_event: the event %p was already fulfilled", (void *)t);
     if (left > 0)
         return; /* the body is still running: its end completes the task */
     if (undeferred) {

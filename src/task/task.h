@@ -161,6 +161,9 @@ struct xomp_taskgroup {
      * taskgroup blocks are type-stable (task.c). */
     struct xomp_taskgroup *prev;
     struct xomp_thread *owner;    /* thread that waits in taskgroup_end */
+    /* The task whose taskgroup_start opened it (NULL: opened by the
+     * runtime for a region's reductions); only it may end it. */
+    struct xomp_task *opener;
     _Atomic bool cancelled;       /* `cancel taskgroup` (abi/cancel.c) */
     bool workshare;               /* opened for a worksharing task reduction */
     uintptr_t *reductions;        /* task reductions registered (reduction.c) */

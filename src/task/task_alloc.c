@@ -12,8 +12,11 @@
 /* Block sizes of the classes; a task needing more is malloc'ed. */
 static const size_t class_size[XOMP_TASK_CLASSES] = {XOMP_TASK_SMALL_BLOCK, 512, 1024, 4096};
 
-/* Blocks obtained from malloc at once when a cache and the depot are empty. */
-#define CHUNK_BLOCKS 64
+/* Bytes obtained from malloc at once when a cache and the depot are empty
+ * (at least one block).  Small, so that a thread's blocks grow with what it
+ * has in flight: chunks of 64 blocks held 0.1 MB more than libgomp for
+ * fib(30) at 8 threads (docs/memory.md); steady state takes no chunk. */
+#define CHUNK_BYTES 4096
 /* Blocks of a class a cache may keep, and how many it gives to the depot
  * at once when it holds more. */
 static uint32_t cache_high(unsigned cls)
@@ -26,23 +29,28 @@ static uint32_t depot_batch(unsigned cls)
     return cache_high(cls) / 4;
 }
 
-/* A batch of free blocks in the depot; the header lives in its first block. */
-struct depot_batch {
-    struct depot_batch *next;
-    struct xomp_task *blocks; /* the other blocks, linked through task->next */
-    uint32_t count;           /* blocks including the header block */
-};
+/* A batch of free blocks in the depot is a list of blocks linked through
+ * `next`, as in a cache.  Its first block holds the batch's own fields in
+ * fields of a task that no other thread reads while the block is free:
+ * `data` links the depot's batches, `created_children` counts the blocks.
+ * Never `parent`, `level` or `child_state`: the lineage checks may read
+ * those of any block at any time (sched/lineage.h), with atomic loads,
+ * and must find a task's values there, never a batch's. */
+static struct xomp_task *batch_next(const struct xomp_task *b)
+{
+    return b->data;
+}
 
-static _Atomic(struct depot_batch *) depot[XOMP_TASK_CLASSES];
+static _Atomic(struct xomp_task *) depot[XOMP_TASK_CLASSES];
 
-static void depot_push(unsigned cls, struct depot_batch *b)
+static void depot_push(unsigned cls, struct xomp_task *b)
 {
     /* relaxed load, then release CAS: a taker's acquire exchange sees the
      * batch's contents.  Pushing cannot suffer ABA: the CAS only succeeds if
      * the head is the one we linked to. */
-    struct depot_batch *head = atomic_load_explicit(&depot[cls], memory_order_relaxed);
+    struct xomp_task *head = atomic_load_explicit(&depot[cls], memory_order_relaxed);
     do
-        b->next = head;
+        b->data = head;
     while (!atomic_compare_exchange_weak_explicit(&depot[cls], &head, b, memory_order_release,
                                                   memory_order_relaxed));
 }
@@ -53,20 +61,17 @@ static uint32_t depot_take_all(struct xomp_task_cache *cache, unsigned cls)
     if (!atomic_load_explicit(&depot[cls], memory_order_relaxed))
         return 0;
     /* acquire: pairs with the release CAS in depot_push. */
-    struct depot_batch *b = atomic_exchange_explicit(&depot[cls], NULL, memory_order_acquire);
+    struct xomp_task *b = atomic_exchange_explicit(&depot[cls], NULL, memory_order_acquire);
     uint32_t moved = 0;
     while (b) {
-        struct depot_batch *next = b->next;
-        struct xomp_task *chain = b->blocks;
-        uint32_t count = b->count;
-        struct xomp_task *header = (struct xomp_task *)(void *)b;
-        header->next = chain;
-        /* Append the whole chain (header first) to the cache list. */
-        struct xomp_task *tail = header;
+        struct xomp_task *next = batch_next(b);
+        uint32_t count = (uint32_t)b->created_children;
+        /* Append the whole batch to the cache list. */
+        struct xomp_task *tail = b;
         while (tail->next)
             tail = tail->next;
         tail->next = cache->free[cls];
-        cache->free[cls] = header;
+        cache->free[cls] = b;
         cache->count[cls] += count;
         moved += count;
         b = next;
@@ -79,10 +84,11 @@ static void cache_refill(struct xomp_task_cache *cache, unsigned cls)
     if (depot_take_all(cache, cls))
         return;
     size_t size = class_size[cls];
-    char *chunk = aligned_alloc(64, size * CHUNK_BLOCKS);
+    int blocks = size < CHUNK_BYTES ? (int)(CHUNK_BYTES / size) : 1;
+    char *chunk = aligned_alloc(64, size * (size_t)blocks);
     if (!chunk)
-        xomp_fatal("out of memory allocating task storage (%zu bytes)", size * CHUNK_BLOCKS);
-    for (int i = CHUNK_BLOCKS - 1; i >= 0; i--) {
+        xomp_fatal("out of memory allocating task storage (%zu bytes)", size * (size_t)blocks);
+    for (int i = blocks - 1; i >= 0; i--) {
         struct xomp_task *t = (struct xomp_task *)(void *)(chunk + (size_t)i * size);
         t->size_class = (uint8_t)cls; /* kept for the block's life (alloc_small relies on it) */
         /* No placement restriction: the task fast paths never write it
@@ -91,7 +97,7 @@ static void cache_refill(struct xomp_task_cache *cache, unsigned cls)
         t->next = cache->free[cls];
         cache->free[cls] = t;
     }
-    cache->count[cls] += CHUNK_BLOCKS;
+    cache->count[cls] += (uint32_t)blocks;
 }
 
 static void cache_spill(struct xomp_task_cache *cache, unsigned cls)
@@ -104,10 +110,8 @@ static void cache_spill(struct xomp_task_cache *cache, unsigned cls)
     cache->free[cls] = last->next;
     cache->count[cls] -= batch;
     last->next = NULL;
-    struct depot_batch *b = (struct depot_batch *)(void *)first;
-    b->blocks = first->next;
-    b->count = batch;
-    depot_push(cls, b);
+    first->created_children = batch;
+    depot_push(cls, first);
 }
 
 struct xomp_task *xomp_task_refill_small(struct xomp_task_cache *cache)

@@ -25,10 +25,13 @@
  * bytes of arguments (spawn_fast.h), in whole cache lines. */
 #define XOMP_TASK_SMALL_BLOCK 320
 /* A thread's cache keeps at most this many bytes of free blocks of one
- * class; past it, it gives a quarter away.  (The free blocks of a consumer
- * thread are what a producer-heavy program has in flight: 4096 blocks a
- * class held 2-3 MB for a loop of small tasks.) */
-#define XOMP_TASK_CACHE_BYTES (256 * 1024)
+ * class; past it, it gives a quarter away.  The free blocks of the
+ * consumer threads are what a producer-heavy program has in flight: 256 KB
+ * a class held 1.8 MB more than libgomp for 1M tasks with 256-byte
+ * arguments at 8 threads, 32 KB holds 0.1 MB more (docs/memory.md); a
+ * batch then moves through the depot every 16-32 tasks of a producer, one
+ * CAS each. */
+#define XOMP_TASK_CACHE_BYTES (32 * 1024)
 /* ... in blocks of the smallest class (the inline free's bound). */
 #define XOMP_TASK_CACHE_HIGH (XOMP_TASK_CACHE_BYTES / XOMP_TASK_SMALL_BLOCK)
 
@@ -46,6 +49,18 @@ struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size
 /* Slow paths of the inline functions below. */
 struct xomp_task *xomp_task_refill_small(struct xomp_task_cache *cache);
 void xomp_task_free_slow(struct xomp_task_cache *cache, struct xomp_task *task);
+
+/* A task's share of its deque's capacity: log2 of its memory in blocks of
+ * the smallest class (classes of 256, 512, 1024 and 4096 bytes; arguments
+ * in the heap are larger still).  A deque holds XOMP_QUEUE_SIZE small
+ * tasks, or half as many of twice the size, ... (sched.c), so that a
+ * producer of tasks with large arguments keeps as much memory queued as
+ * one of small tasks, not up to 16 times more. */
+static inline unsigned xomp_task_queue_shift(const struct xomp_task *t)
+{
+    static const unsigned char shift[XOMP_TASK_CLASSES + 1] = {0, 1, 2, 4, 4};
+    return shift[t->size_class];
+}
 
 /* Bytes of the block from t's argument block (t->data) to its end: the
  * task's own memory for ompt_get_task_memory; 0 when t->data is not in

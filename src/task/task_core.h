@@ -107,8 +107,8 @@ void xomp_task_run_solo_prepared(struct xomp_thread *thr, struct xomp_task *t,
 
 /* A task whose arguments were written in place (xomp_task_alloc_inplace,
  * `data` their base): xomp_task_spawn without the allocation and the copy.
- * flags as GOMP_task's (GOMP_TASK_FLAG_DETACH: the task is its own event
- * handle). */
+ * flags as GOMP_task's (GOMP_TASK_FLAG_DETACH: its event handle came from
+ * __kmpc_task_allow_completion_event). */
 void xomp_task_spawn_prepared(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
                               void *data, bool undeferred, unsigned flags, int priority,
                               void **depend, const void *codeptr);
@@ -122,6 +122,12 @@ void xomp_task_end_inline(struct xomp_thread *thr, struct xomp_task *t);
 
 /* Free a prepared task that will never run (a taskloop's pattern). */
 void xomp_task_discard(struct xomp_thread *thr, struct xomp_task *t, void *data);
+
+/* Run an undeferred task with its header in this frame (the caller checked
+ * xomp_task_may_run_here, spawn_fast.h; no dependences, arguments used in
+ * place). */
+void xomp_task_run_here(struct xomp_thread *thr, void (*fn)(void *), void *data, unsigned flags,
+                        int priority);
 
 /* Place a new counted task (or run it at once when its ring is full). */
 void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t);
@@ -137,8 +143,8 @@ void xomp_task_ready(struct xomp_thread *thr, struct xomp_task *t);
  * and these dependences, for exactly the sibling tasks they name. */
 void xomp_task_wait_depend(struct xomp_thread *thr, void **depend, const void *codeptr);
 
-/* omp_fulfill_event. */
-void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t);
+/* omp_fulfill_event (the handle as GOMP_task gave it). */
+void xomp_task_fulfill(struct xomp_thread *thr, uintptr_t event);
 
 /* Cancellation of the innermost taskgroup of task t (abi/cancel.c). */
 bool xomp_taskgroup_cancelled(const struct xomp_task *t);

@@ -28,8 +28,10 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 
 struct place {
     cpu_set_t cpus;
@@ -39,6 +41,9 @@ struct place {
 static struct place *place_list;
 static int place_count;
 static cpu_set_t allowed_cpus;
+/* CPU numbers OMP_PLACES names beyond what a cpu_set_t holds: the lowest
+ * and highest (-1: none), reported as out of range with the others. */
+static long beyond_low = -1, beyond_high = -1;
 
 /* ---- abstract names, with hwloc ---- */
 
@@ -156,8 +161,15 @@ static void interval_suffix(struct parser *p, long *len, long *stride)
 
 static void set_cpu(struct parser *p, cpu_set_t *set, long cpu, bool on)
 {
-    if (cpu < 0 || cpu >= CPU_SETSIZE) {
+    if (cpu < 0) {
         p->ok = false;
+        return;
+    }
+    if (cpu >= CPU_SETSIZE) { /* no such CPU here: out of range (restrict_to_allowed) */
+        if (on && (beyond_low < 0 || cpu < beyond_low))
+            beyond_low = cpu;
+        if (on && cpu > beyond_high)
+            beyond_high = cpu;
         return;
     }
     if (on)
@@ -308,25 +320,79 @@ bad:
     return false;
 }
 
-/* Drop CPUs the process may not use; drop places left empty.  `var` and
- * `value`: where the list came from, for the warning. */
+/* "2-999,1010" into buf: the CPUs of `set`, then those from beyond_low
+ * to beyond_high (cut short with "..." when it does not fit). */
+static void format_cpus(const cpu_set_t *set, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (long cpu = 0; cpu < CPU_SETSIZE || (beyond_low >= 0 && cpu <= beyond_high); cpu++) {
+        if (cpu < CPU_SETSIZE ? !CPU_ISSET(cpu, set) : cpu < beyond_low)
+            continue;
+        long last = cpu;
+        while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+            last++;
+        if (last + 1 >= CPU_SETSIZE && beyond_low >= 0 && beyond_low <= last + 1)
+            last = beyond_high; /* runs on past what a cpu_set_t holds */
+        char item[48];
+        int n = last > cpu ? snprintf(item, sizeof item, "%s%ld-%ld", used ? "," : "", cpu, last)
+                           : snprintf(item, sizeof item, "%s%ld", used ? "," : "", cpu);
+        if (used + (size_t)n + 5 >= size) {
+            snprintf(buf + used, size - used, ",...");
+            return;
+        }
+        memcpy(buf + used, item, (size_t)n + 1);
+        used += (size_t)n;
+        cpu = last;
+    }
+}
+
+/* Drop CPUs the process may not use; drop places left empty.  One line
+ * says what went: logical CPU numbers the machine does not have (libgomp:
+ * "Logical CPU number N out of range", which then ignores OMP_PLACES; here
+ * the places keep their other CPUs), and places left with no CPU.  CPUs
+ * the machine has but the process may not use (taskset, cgroups) are
+ * dropped silently, as libgomp does, unless a place is left empty.  `var`
+ * and `value`: where the list came from, for the warning. */
 static void restrict_to_allowed(const char *var, const char *value)
 {
+    int machine_cpus = get_nprocs_conf();
+    cpu_set_t out_of_range;
+    CPU_ZERO(&out_of_range);
     int before = place_count, kept = 0;
     for (int i = 0; i < place_count; i++) {
+        for (int cpu = machine_cpus > 0 ? machine_cpus : CPU_SETSIZE; cpu < CPU_SETSIZE; cpu++)
+            if (CPU_ISSET(cpu, &place_list[i].cpus))
+                CPU_SET(cpu, &out_of_range);
         CPU_AND(&place_list[i].cpus, &place_list[i].cpus, &allowed_cpus);
         place_list[i].ncpus = CPU_COUNT(&place_list[i].cpus);
         if (place_list[i].ncpus)
             place_list[kept++] = place_list[i];
     }
     place_count = kept;
+    char range[192] = "", dropped[128] = "";
+    if (CPU_COUNT(&out_of_range) || beyond_low >= 0) {
+        char cpus[128];
+        format_cpus(&out_of_range, cpus, sizeof cpus);
+        bool one = !strpbrk(cpus, ",-");
+        if (machine_cpus > 1)
+            snprintf(range, sizeof range, "logical CPU number%s %s out of range (CPUs 0-%d)",
+                     one ? "" : "s", cpus, machine_cpus - 1);
+        else
+            snprintf(range, sizeof range, "logical CPU number%s %s out of range (CPU 0 only)",
+                     one ? "" : "s", cpus);
+    }
     if (kept == 0 && before > 0)
-        xomp_warn("%s='%s': no place contains a CPU this process may use; %s ignored", var,
-                  value, var);
+        snprintf(dropped, sizeof dropped,
+                 "no place contains a CPU this process may use; %s ignored", var);
     else if (kept < before)
-        xomp_warn("%s='%s': %d of %d places contain no CPU this process may use "
-                  "and were dropped",
-                  var, value, before - kept, before);
+        snprintf(dropped, sizeof dropped,
+                 "%d of %d places contain no CPU this process may use and were dropped",
+                 before - kept, before);
+    else if (*range)
+        snprintf(dropped, sizeof dropped, "left out of their places");
+    if (*range || *dropped)
+        xomp_warn("%s='%s': %s%s%s", var, value, range, *range ? "; " : "", dropped);
 }
 
 static void places_parse(const char *text)

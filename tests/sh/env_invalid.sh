@@ -111,7 +111,11 @@ for setting in $invalid; do
     fi
 done
 
-valid="OMP_NUM_THREADS=3 OMP_NUM_THREADS=3,2 OMP_DYNAMIC=false OMP_SCHEDULE=dynamic,4
+# (As libgomp: a '+' sign, and lists of any length, one entry per level.)
+valid="OMP_NUM_THREADS=3 OMP_NUM_THREADS=3,2 OMP_NUM_THREADS=+3 OMP_NUM_THREADS=3,+2
+OMP_NUM_THREADS=3,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,1
+OMP_PROC_BIND=close,close,spread,close,spread,close,spread,close,spread,close,spread,close,spread,close,spread,close,spread,close,spread
+OMP_DYNAMIC=false OMP_SCHEDULE=dynamic,4
 OMP_STACKSIZE=4M OMP_WAIT_POLICY=passive OMP_MAX_ACTIVE_LEVELS=2 OMP_THREAD_LIMIT=8
 OMP_MAX_TASK_PRIORITY=5 OMP_CANCELLATION=false GOMP_SPINCOUNT=10k XOMP_QUEUE_SIZE=64
 XOMP_SOLO=queue XOMP_BARRIER=central XOMP_MAX_DEPTH=64 XOMP_SPIN_US=10

@@ -47,18 +47,7 @@ int main(void)
     return 0;
 }
 PROG
-cflags="-fopenmp -O1"
-preload=()
-if [ -n "${XOMP_SANITIZE:-}" ]; then
-    # The sanitizer runtime must come first: linked into the program, and
-    # preloaded before xomp on the preload route.
-    cflags="$cflags -fsanitize=$XOMP_SANITIZE"
-    case $XOMP_SANITIZE in
-    address) preload=("$(${CC:-gcc} -print-file-name=libasan.so)") ;;
-    thread) preload=("$(${CC:-gcc} -print-file-name=libtsan.so)") ;;
-    esac
-fi
-build_prog $cflags
+build_prog -fopenmp -O1 $sanitizer_cflags
 
 # One NUMA node as the kernel shows it: then nothing needs hwloc by default.
 multi_node=0
@@ -73,7 +62,7 @@ check() { # check LABEL EXPECTED_HWLOC EXPECTED_PLACES ENV...
         if [ $route = path ]; then
             out=$(env "$@" LD_LIBRARY_PATH="$lib" "$tmp/prog" 2>&1)
         else
-            out=$(env "$@" LD_PRELOAD="${preload[*]:+${preload[*]} }$lib/libgomp.so.1" "$tmp/prog" 2>&1)
+            out=$(env "$@" LD_PRELOAD="$(preload_value "$lib/libgomp.so.1")" "$tmp/prog" 2>&1)
         fi
         case "$out" in
         *"hwloc=$want_hwloc"*) ;;

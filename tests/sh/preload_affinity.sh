@@ -99,19 +99,7 @@ int main(void)
     return test_result();
 }
 PROG
-cflags="-fopenmp -O1 -I$(dirname "$0")/../common"
-preload_first=""
-if [ -n "${XOMP_SANITIZE:-}" ]; then
-    cflags="$cflags -fsanitize=$XOMP_SANITIZE"
-    # A sanitizer runtime must be the first library of the process (ASan
-    # refuses to start otherwise): preloaded xomp goes after it, as the
-    # program's own dependencies do.
-    case $XOMP_SANITIZE in
-    address) preload_first=$(${CC:-gcc} -print-file-name=libasan.so) ;;
-    thread) preload_first=$(${CC:-gcc} -print-file-name=libtsan.so) ;;
-    esac
-fi
-build_prog $cflags -ldl
+build_prog -fopenmp -O1 -I"$(dirname "$0")/../common" $sanitizer_cflags -ldl
 
 
 # run OUT ROUTE TASKSET VAR=value...: the program on ROUTE (path, dropin,
@@ -127,8 +115,8 @@ run() {
     done
     case $route in
     path) loader=(LD_LIBRARY_PATH="$lib") ;;
-    dropin) loader=(LD_PRELOAD="${preload_first:+$preload_first }$lib/libgomp.so.1") ;;
-    preload) loader=(LD_PRELOAD="${preload_first:+$preload_first }$lib/libxomp.so") ;;
+    dropin) loader=(LD_PRELOAD="$(preload_value "$lib/libgomp.so.1")") ;;
+    preload) loader=(LD_PRELOAD="$(preload_value "$lib/libxomp.so")") ;;
     esac
     local pin=()
     [ "$cpus" != - ] && pin=(taskset -c "$cpus")

@@ -7,23 +7,7 @@
  */
 #include "xomp_test.h"
 
-#include <sys/resource.h>
-#include <time.h>
-
-static double cpu_seconds(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-           1e-6 * (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-}
-
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts))
-        ;
-}
+#include "cpu_time.h"
 
 static long sum;
 

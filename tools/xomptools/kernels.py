@@ -223,3 +223,18 @@ def cost_per_op_ns(name, param, median_s, threads, ops, serial_s=None):
         return (median_s * threads - serial_s) / ops * 1e9
     delay = info.delay_ns(param) if info.delay_ns else 0
     return median_s * threads / ops * 1e9 - (delay or 0)
+
+
+def cost_noise_ns(name, ops, serial_min_s=None, serial_max_s=None):
+    """How far a "core" cost can be off through the body time it subtracts:
+    the spread of the serial runs (slowest - fastest) per operation, in ns.
+    A cost below it is lost in that noise: the overhead is shown as below
+    this bound, never as a (possibly negative) number.  0 for "wall" costs,
+    which subtract nothing, and where the spread is unknown; None when the
+    kernel has no cost per operation."""
+    info = micro(name)
+    if info is None or not ops:
+        return None
+    if info.cost != "core" or serial_min_s is None or serial_max_s is None:
+        return 0.0
+    return (serial_max_s - serial_min_s) / ops * 1e9

@@ -30,6 +30,7 @@ QUICK_PARAMS = {
     "sparselu": ("30,32",),
     "stencil": ("256,4000",),
     "strassen": ("1024,64",),
+    "taskmem": ("pending,1000000", "chain,100000"),
     "uts": ("t=geo,a=fixed,b=4,d=8,r=19",),
     # The taskloop kernels: both forms (taskloop, omp for).
     "triad": ("taskloop,2000000,40", "for,2000000,40"),

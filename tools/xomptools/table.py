@@ -199,8 +199,10 @@ MICRO_LEGEND = (
     "beyond the work in its body, (time x threads - serial time) / operations, EPCC's "
     "overhead; for the others the wall time per operation (a latency, or the inverse "
     "of a throughput)",
-    "c/X = ns/op / X's ns/op (0.50x = half X's cost); '-' where a cost is not above zero "
-    "(an overhead lost in the noise)",
+    "<B: an overhead below B ns/op, the noise of the subtracted body time (the spread of "
+    "the serial runs per operation): lost in it, never shown as a number (or a negative one)",
+    "c/X = ns/op / X's ns/op (0.50x = half X's cost); '-' where either cost is below its "
+    "noise bound",
     "metric: the median of a kernel's own metric, NAME=VALUE, where it reports one "
     "(micro-idle: ctxsw, the context switches of the idle threads during the run)",
 )
@@ -213,12 +215,30 @@ def micro_cost(cell, time_s, serial):
                                   reference)
 
 
-def fmt_cost(ns):
+def micro_noise(cell, serial):
+    """The noise bound of the cell's cost (kernels.cost_noise_ns)."""
+    usable = serial is not None and not serial.failed
+    return kernels.cost_noise_ns(cell.kernel, cell.tasks, serial.min_s if usable else None,
+                                 serial.max_s if usable else None)
+
+
+def measurable(ns, noise):
+    """A cost above its noise bound (and above zero)."""
+    return ns is not None and ns > 0 and ns > (noise or 0)
+
+
+def _fmt_ns_value(ns):
+    return fmt_count(ns) if ns >= 1e5 else _scaled(ns, "").strip()
+
+
+def fmt_cost(ns, noise=0.0):
+    """A cost per operation, or "<B" when it is not above its noise bound
+    B (at least 1 ns: a cost at or below zero is "<1")."""
     if ns is None:
         return NA
-    if ns < 0:
-        return "-" + fmt_cost(-ns)
-    return fmt_count(ns) if ns >= 1e5 else _scaled(ns, "").strip()
+    if not measurable(ns, noise):
+        return "<" + _fmt_ns_value(max(noise or 0.0, 1.0))
+    return _fmt_ns_value(ns)
 
 
 def micro_cells(cells):
@@ -258,6 +278,7 @@ def micro_rows(cells, runtime_names):
                 str(c.threads), c.runtime]
         serial = index.get((c.kernel, c.klass, c.param, "serial", 1, "serial"))
         cost = None if c.failed else micro_cost(c, c.median_s, serial)
+        noise = micro_noise(c, serial)
         ratios = []
         for name in runtime_names:
             other = index.get((c.kernel, c.klass, c.param, c.mode, c.threads, name))
@@ -265,14 +286,15 @@ def micro_rows(cells, runtime_names):
                 ratios.append("")
                 continue
             theirs = None if other.failed else micro_cost(other, other.median_s, serial)
-            ok = cost is not None and theirs is not None and cost > 0 and theirs > 0
+            ok = measurable(cost, noise) and measurable(theirs, micro_noise(other, serial))
             ratios.append(fmt_ratio(stats.ratio(cost, theirs)) if ok else NA)
         tail = ([fmt_metric(None if c.failed else c.metric)] if metric else []) + [cell_status(c)]
         if c.failed:
             rows.append(head + ["FAILED", NA] + ratios + tail)
             continue
         low, high = micro_cost(c, c.min_s, serial), micro_cost(c, c.max_s, serial)
-        rows.append(head + [fmt_cost(cost), f"{fmt_cost(low)}..{fmt_cost(high)}"] + ratios + tail)
+        rows.append(head + [fmt_cost(cost, noise), f"{fmt_cost(low, noise)}..{fmt_cost(high, noise)}"]
+                    + ratios + tail)
     return rows
 
 

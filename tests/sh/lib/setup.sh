@@ -32,3 +32,21 @@ bad() {
     echo "FAIL: $*"
     fail=1
 }
+
+# Sanitized builds (XOMP_SANITIZE set): test programs are built with
+# $sanitizer_cflags, and the sanitizer's runtime must be the first library
+# of the process (ASan refuses to start otherwise): preloaded before xomp on
+# the preload route, as the program's own dependencies put it first on the
+# library path.  preload_value LIB prints the LD_PRELOAD value for LIB.
+sanitizer_cflags=""
+sanitizer_preload=""
+if [ -n "${XOMP_SANITIZE:-}" ]; then
+    sanitizer_cflags="-fsanitize=$XOMP_SANITIZE"
+    case $XOMP_SANITIZE in
+    address) sanitizer_preload=$(${CC:-gcc} -print-file-name=libasan.so) ;;
+    thread) sanitizer_preload=$(${CC:-gcc} -print-file-name=libtsan.so) ;;
+    esac
+fi
+preload_value() {
+    echo "${sanitizer_preload:+$sanitizer_preload }$1"
+}
