@@ -1,4 +1,5 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/* XOMP_TEST_GCC_ONLY: the bounds are those of GOMP_task's path, whose undeferred tasks use a header on the stack; the LLVM ABI path (abi/kmp_task.c) gives every task a block (docs/memory.md), and libomp 14 reports omp_in_final() 0 in a final task outside a region. */
 /*
  * A chain of tasks far deeper than xomp's stack-depth bound (XOMP_MAX_DEPTH,
  * 256 by default): each task creates one child and waits for it.  Past the

@@ -1,4 +1,5 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/* XOMP_TEST_GCC_ONLY: the heap bound is that of GOMP_task's path; the LLVM ABI path (abi/kmp_task.c) allocates its tasks its own way (docs/memory.md). */
 /*
  * Memory in flight for a producer of many tasks: one member creates
  * 100,000 tasks with a 256-byte firstprivate payload (and then 20,000 with
