@@ -263,8 +263,18 @@ bool xomp_steal_look_everywhere(struct xomp_thread *thr, struct xomp_taker *tk,
         /* A snapshot: tasks may be taken meanwhile; the steals decide
          * exactly. */
         t = xomp_deque_peek(d, top, &top, &bottom);
-        if (!t)
+        if (!t) {
+            if (top < bottom) {
+                /* Taken meanwhile (top moved past the index we read), and
+                 * tasks remain: say there is work.  A wrong yes costs one
+                 * more look; a wrong no sends a waiter to sleep beside a
+                 * queued task that nobody will announce again (it was
+                 * published before the waiter counted itself in). */
+                me->steal_hint = (int)v;
+                return true;
+            }
             continue;
+        }
         tk->refused_home = false;
         if (xomp_sched_may_steal(t, tk)) {
             me->steal_hint = (int)v; /* on top: the next steal takes it */
