@@ -174,8 +174,9 @@ enum xomp_steal_result xomp_deque_steal(struct xomp_deque *d, struct xomp_task *
                                         const void *arg);
 
 /* Anyone: the task at index i if i lies in [top, bottom) at the time of
- * reading, else NULL; a snapshot for scans (the task may be taken at any
- * moment).  *top_out receives the top that was read. */
+ * reading and the slot was not refilled while it was read, else NULL; a
+ * snapshot for scans (the task may be taken at any moment).  *top_out and
+ * *bottom_out receive the indices that were read. */
 struct xomp_task *xomp_deque_peek(struct xomp_deque *d, int64_t i, int64_t *top_out,
                                   int64_t *bottom_out);
 
