@@ -50,10 +50,12 @@ static inline uintptr_t rp_member(unsigned w, unsigned runner)
 static inline void set_rp(struct xomp_task *t, uintptr_t r)
 {
     t->rp = r;
-    if (r & XOMP_RP_LOOK)
-        t->flags |= XOMP_TASK_RP_LOOK;
-    else
-        t->flags &= ~(uint32_t)XOMP_TASK_RP_LOOK;
+    /* flags is read by other threads while the task runs (the fulfilment
+     * of its event reads XOMP_TASK_UNDEFERRED): write it only when the bit
+     * changes, which a task outside a look never needs. */
+    uint32_t look = (r & XOMP_RP_LOOK) ? XOMP_TASK_RP_LOOK : 0;
+    if ((t->flags & XOMP_TASK_RP_LOOK) != look)
+        t->flags ^= XOMP_TASK_RP_LOOK;
 }
 
 /* ---- a team's context ---- */
