@@ -257,6 +257,21 @@ void xomp_team_destroy(struct xomp_team *team)
     free(team);
 }
 
+unsigned xomp_team_release_hot(struct xomp_thread *master)
+{
+    unsigned most = 0;
+    for (unsigned slot = 0; slot < XOMP_HOT_LEVELS; slot++) {
+        struct xomp_team *team = master->hot_team[slot];
+        if (!team)
+            continue;
+        master->hot_team[slot] = NULL;
+        if (team->keeps_threads && team->reserved > most)
+            most = team->reserved;
+        xomp_team_destroy(team);
+    }
+    return most;
+}
+
 /* A team object for a region of n threads at `level`, with threads for
  * members 1..n-1 (n may shrink if threads cannot be had). */
 static struct xomp_team *team_for_region(struct xomp_thread *master, unsigned level, unsigned *n)

@@ -151,6 +151,10 @@ void xomp_parallel_end(void);
 struct xomp_team *xomp_team_create(unsigned capacity, unsigned level);
 void xomp_team_destroy(struct xomp_team *team);
 
+/* `master` exits: its hot teams are destroyed, their threads go back to
+ * the pool.  Returns the most threads one of them held (0 if none). */
+unsigned xomp_team_release_hot(struct xomp_thread *master);
+
 /* Wait until the members of every team `master` keeps (its hot teams) have
  * left their last region, so that what they wrote there (counters, event
  * buffers) happens before what the caller does next.  Call it outside any

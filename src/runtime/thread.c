@@ -6,6 +6,11 @@
  * spinning for a bounded time, then asleep on their futex, so an idle
  * process uses no CPU.  Taking threads from the pool or returning them
  * happens once per region start/end (never per task) under one mutex.
+ *
+ * When a thread of the program that used xomp exits, its teams give their
+ * threads back to the pool, which then keeps only as many idle threads as
+ * one such team needs (the rest exit), and its state is recycled for the
+ * next thread (README.md, "Thread lifetime").
  */
 #include "thread.h"
 
@@ -23,24 +28,60 @@ _Atomic unsigned xomp_busy_threads = 1; /* the initial thread */
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct xomp_thread *pool_idle;    /* idle pool threads (under pool_lock) */
+static unsigned pool_idle_count;         /* ... how many (under pool_lock) */
 static struct xomp_thread *all_threads;  /* every thread state (under pool_lock) */
 static unsigned pool_created;            /* pool threads created (under pool_lock) */
+/* States of threads that exited, for the next thread (under pool_lock). */
+static struct xomp_thread *free_states;
+/* Its destructor runs when a thread of the program that has a state exits. */
+static pthread_key_t exit_key;
 
 void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsigned id);
 
+/* The fields a new thread starts with (a fresh state, or one recycled:
+ * what it caches -- task blocks, taskgroups, counters -- stays). */
+static void state_start(struct xomp_thread *t)
+{
+    t->team = NULL;
+    t->worker = NULL;
+    t->team_id = 0;
+    t->depth = 0;
+    t->wait = NULL;
+    t->place = -1;
+    t->spin.budget_ns = t->dock_spin.budget_ns = t->lock_spin.budget_ns = xomp_cfg.spin_ns;
+    /* relaxed: no other thread waits for this one yet (a late waker of
+     * the thread that had the state only bumps seq, which is harmless). */
+    atomic_store_explicit(&t->waker.cpu, -1, memory_order_relaxed);
+    xomp_task_init_implicit(&t->initial_task, t, NULL, NULL, &xomp_cfg.icv);
+    t->task = &t->initial_task;
+    atomic_store_explicit(&t->initial_cgroup.busy, 1, memory_order_relaxed);
+    t->cgroup = &t->initial_cgroup;
+    /* relaxed: only this thread (and, later, masters that launch it) use
+     * these, after the state is handed over under pool_lock. */
+    t->launch_seen = atomic_load_explicit(&t->launch, memory_order_relaxed);
+    atomic_store_explicit(&t->launched_by, NULL, memory_order_relaxed);
+    t->next_team = NULL;
+    t->exit_requested = false;
+    t->is_pool_thread = false;
+    t->region_seen = 0;
+}
+
 static struct xomp_thread *thread_new(void)
 {
-    struct xomp_thread *t = aligned_alloc(64, (sizeof *t + 63) & ~(size_t)63);
+    pthread_mutex_lock(&pool_lock);
+    struct xomp_thread *t = free_states;
+    if (t)
+        free_states = t->pool_next;
+    pthread_mutex_unlock(&pool_lock);
+    if (t) {
+        state_start(t);
+        return t;
+    }
+    t = aligned_alloc(64, (sizeof *t + 63) & ~(size_t)63);
     if (!t)
         xomp_fatal("out of memory allocating a thread state");
     memset(t, 0, sizeof *t);
-    t->place = -1;
-    t->spin.budget_ns = t->dock_spin.budget_ns = t->lock_spin.budget_ns = xomp_cfg.spin_ns;
-    atomic_init(&t->waker.cpu, -1);
-    xomp_task_init_implicit(&t->initial_task, t, NULL, NULL, &xomp_cfg.icv);
-    t->task = &t->initial_task;
-    atomic_init(&t->initial_cgroup.busy, 1);
-    t->cgroup = &t->initial_cgroup;
+    state_start(t);
     xomp_prof_thread_init(t);
     pthread_mutex_lock(&pool_lock);
     t->all_next = all_threads;
@@ -49,12 +90,31 @@ static struct xomp_thread *thread_new(void)
     return t;
 }
 
+/* A thread gives its state up for good (it exits).  Other threads may
+ * still touch it -- a member that left a region wakes the master's waker,
+ * a docked thread reads its last master's CPU -- so states are never
+ * freed: the next thread gets it.  Its event timeline belongs to the
+ * thread that recorded it, so with XOMP_PROFILE=events it stays as it is,
+ * for the dump. */
+static void state_retire(struct xomp_thread *t)
+{
+    if (xomp_cfg.prof_events)
+        return;
+    pthread_mutex_lock(&pool_lock);
+    t->pool_next = free_states;
+    free_states = t;
+    pthread_mutex_unlock(&pool_lock);
+}
+
 /* noinline: inlined (LTO) it makes every entry point that calls
  * xomp_self() set up a stack frame for this first call. */
 __attribute__((noinline)) struct xomp_thread *xomp_thread_self_slow(void)
 {
     struct xomp_thread *t = thread_new();
     xomp_tls = t;
+    /* The exit hook (thread_exit).  Failing leaves it as before: its teams
+     * stay with it. */
+    (void)pthread_setspecific(exit_key, t);
     xomp_prof_thread_start(t);
     return t;
 }
@@ -104,9 +164,14 @@ static void *pool_thread_main(void *arg)
     for (;;) {
         dock_wait(thr);
         if (thr->exit_requested)
-            return NULL;
+            break;
         xomp_team_member_run(thr, thr->next_team, thr->next_id);
     }
+    /* Trimmed from the idle pool (pool_trim): the nested teams it led go,
+     * then its state. */
+    xomp_team_release_hot(thr);
+    state_retire(thr);
+    return NULL;
 }
 
 static struct xomp_thread *pool_thread_create(void)
@@ -142,6 +207,7 @@ unsigned xomp_pool_acquire(struct xomp_thread **out, unsigned count)
     while (got < count && pool_idle) {
         out[got++] = pool_idle;
         pool_idle = pool_idle->pool_next;
+        pool_idle_count--;
     }
     pthread_mutex_unlock(&pool_lock);
     while (got < count) {
@@ -169,7 +235,53 @@ void xomp_pool_release(struct xomp_thread **threads, unsigned count)
         threads[i]->pool_next = pool_idle;
         pool_idle = threads[i];
     }
+    pool_idle_count += count;
     pthread_mutex_unlock(&pool_lock);
+}
+
+/* Let idle pool threads beyond `keep` exit: each is launched with
+ * exit_requested set and leaves its dock loop. */
+static void pool_trim(unsigned keep)
+{
+    struct xomp_thread *leaving = NULL;
+    pthread_mutex_lock(&pool_lock);
+    while (pool_idle_count > keep) {
+        struct xomp_thread *t = pool_idle;
+        pool_idle = t->pool_next;
+        pool_idle_count--;
+        t->pool_next = leaving;
+        leaving = t;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    while (leaving) {
+        struct xomp_thread *t = leaving;
+        leaving = t->pool_next; /* read before the launch: then the state is its own */
+        t->exit_requested = true;
+        /* release: the thread's acquire in dock_recheck sees exit_requested. */
+        atomic_fetch_add_explicit(&t->launch, 1, memory_order_release);
+        xomp_wake_if_sleeping(&t->waker);
+    }
+}
+
+/* The destructor of exit_key: a thread of the program (or the initial
+ * thread, when it calls pthread_exit) that has a state is exiting.  Its
+ * teams go: their threads back to the pool, which keeps as many idle
+ * threads as the largest of them used, and at least CPUs - 1; the state
+ * goes to the next thread.  A thread that exits inside a region or a task
+ * (pthread_exit there is undefined in OpenMP) keeps everything. */
+static void thread_exit(void *arg)
+{
+    struct xomp_thread *t = arg;
+    if (t->team || t->task != &t->initial_task || xomp_tls != t)
+        return;
+    unsigned keep = xomp_team_release_hot(t);
+    if (keep < xomp_cfg.ncpus - 1)
+        keep = xomp_cfg.ncpus - 1;
+    pool_trim(keep);
+    /* A later call into xomp from this thread (another key's destructor)
+     * gets a new state, and the hook again. */
+    xomp_tls = NULL;
+    state_retire(t);
 }
 
 void xomp_threads_foreach(void (*fn)(struct xomp_thread *, void *), void *arg)
@@ -186,7 +298,9 @@ static void after_fork_child(void)
 {
     pthread_mutex_init(&pool_lock, NULL);
     pool_idle = NULL;
+    pool_idle_count = 0;
     pool_created = 0;
+    free_states = NULL; /* forgotten, as the states of the threads that are gone */
     struct xomp_thread *self = xomp_tls;
     all_threads = self;
     if (self) {
@@ -200,6 +314,8 @@ static void after_fork_child(void)
 
 void xomp_thread_init(void)
 {
+    if (pthread_key_create(&exit_key, thread_exit) != 0)
+        xomp_fatal("cannot create the key of the thread-exit hook");
     pthread_atfork(NULL, NULL, after_fork_child);
     (void)xomp_self();
 }
