@@ -132,7 +132,7 @@ static void dock_wait(struct xomp_thread *thr)
 {
     struct xomp_idle idle;
     xomp_idle_begin(&idle, &thr->waker, &thr->dock_spin, XOMP_SLEEP_PLAIN);
-    /* The master that launched us last most likely launches us next
+    /* The thread that launched us last most likely launches us next
      * (thread states are never freed). */
     /* relaxed: advice for the spin budget (wait.c). */
     struct xomp_thread *master = atomic_load_explicit(&thr->launched_by, memory_order_relaxed);
@@ -144,12 +144,13 @@ static void dock_wait(struct xomp_thread *thr)
     thr->launch_seen = atomic_load_explicit(&thr->launch, memory_order_acquire);
 }
 
-void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id)
+void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id,
+                        struct xomp_thread *by)
 {
     thr->next_team = team;
     thr->next_id = id;
     /* relaxed: advice (dock_wait). */
-    atomic_store_explicit(&thr->launched_by, team->master, memory_order_relaxed);
+    atomic_store_explicit(&thr->launched_by, by, memory_order_relaxed);
     /* release: the thread's acquire in dock_recheck then sees next_team,
      * next_id and everything the master prepared for the region. */
     atomic_fetch_add_explicit(&thr->launch, 1, memory_order_release);

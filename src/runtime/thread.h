@@ -51,8 +51,8 @@ struct xomp_thread {
     uint32_t launch_seen;
     struct xomp_team *next_team;          /* written before the bump */
     unsigned next_id;
-    /* The master of the last launch (thread states outlive teams); read by
-     * the docked thread as a hint while the next launch may write it. */
+    /* The launcher of the last launch (thread states outlive teams); read
+     * by the docked thread as a hint while the next launch may write it. */
     _Atomic(struct xomp_thread *) launched_by;
     bool exit_requested;
 
@@ -93,15 +93,13 @@ unsigned xomp_pool_acquire(struct xomp_thread **out, unsigned count);
 /* Give threads back to the idle pool. */
 void xomp_pool_release(struct xomp_thread **threads, unsigned count);
 
-/* Start a docked pool thread on member `id` of `team`. */
-void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id);
+/* Start a docked pool thread on member `id` of `team` (`by`: the calling
+ * thread, the launcher). */
+void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id,
+                        struct xomp_thread *by);
 
 /* Call fn on every thread state (statistics, diagnostics). */
 void xomp_threads_foreach(void (*fn)(struct xomp_thread *, void *), void *arg);
 
-/* Threads in use in the whole process (every contention group), for
- * dyn-var and oversubscription (team.c); OMP_THREAD_LIMIT counts per
- * contention group (struct xomp_cgroup). */
-extern _Atomic unsigned xomp_busy_threads;
 
 #endif

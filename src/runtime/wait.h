@@ -67,9 +67,12 @@ enum xomp_sleep_kind {
 #define XOMP_OFFER_CONSTRAINED 2u
 /* A team's sleepers word: members asleep in a barrier in the low half,
  * members asleep in a wait under the tied-task constraint in the high
- * half (sched/notify.c). */
+ * half (sched/notify.c); its top bit, QUIET, says that no task went into
+ * a member's deque since the team barrier last released (src/sched/README.md,
+ * "Quiet phases"). */
 #define XOMP_SLEEPERS_FREE UINT64_C(1)
 #define XOMP_SLEEPERS_CONSTRAINED (UINT64_C(1) << 32)
+#define XOMP_SLEEPERS_QUIET (UINT64_C(1) << 63)
 
 struct xomp_idle {
     struct xomp_waker *waker;
@@ -79,6 +82,10 @@ struct xomp_idle {
      * publishers know to wake one (sched/notify.c); NULL for other waits. */
     _Atomic uint64_t *sleepers;
     uint32_t offer;   /* XOMP_OFFER_FREE or XOMP_OFFER_CONSTRAINED */
+    /* A free task waiter whose other wakers fence: while its team's
+     * sleepers word says QUIET it sleeps after a seq_cst fence, not the
+     * process-wide barrier (src/sched/README.md, "Quiet phases"). */
+    bool light_when_quiet;
     void *waiting_in; /* the constraint of a constrained waiter */
     /* The thread the waiter mostly waits for, when it knows one (its
      * waker's cpu is compared with ours), or NULL. */
@@ -210,5 +217,11 @@ static inline void xomp_cpu_relax(void)
 
 /* True when more threads are runnable than CPUs (spin less, yield). */
 extern _Atomic bool xomp_oversubscribed;
+
+/* Threads in use in the whole process (every contention group), for
+ * dyn-var and oversubscription (team.c), and for how long a waiter yields
+ * (wait.c); OMP_THREAD_LIMIT counts per contention group (struct
+ * xomp_cgroup). */
+extern _Atomic unsigned xomp_busy_threads;
 
 #endif

@@ -119,12 +119,18 @@ bool xomp_sched_has_work(struct xomp_thread *thr, const struct xomp_sched_wait *
         return true;
     if (xomp_pools_have(&team->pools, w))
         return true;
+    /* No task went into any deque since the barrier released: nothing to
+     * look for there.  Read after our announcement and the fence; whoever
+     * publishes first clears the bit with an RMW that counts us (README,
+     * "Quiet phases").  acquire: pairs with that RMW's release. */
+    if (atomic_load_explicit(&team->sleepers, memory_order_acquire) & XOMP_SLEEPERS_QUIET)
+        return false;
     return xomp_steal_look_everywhere(thr, w);
 }
 
 void xomp_sched_team_init(struct xomp_team *team)
 {
-    atomic_init(&team->sleepers, 0);
+    atomic_init(&team->sleepers, XOMP_SLEEPERS_QUIET); /* no task yet */
     xomp_pools_init(&team->pools);
 }
 
