@@ -5,9 +5,10 @@
  *   parallel:      team->cancelled; members skip to the end of the region
  *                  at their next cancellation point; queued tasks of the
  *                  team are discarded instead of run.
- *   for, sections: team->ws_cancelled, read by the construct's
+ *   for, sections: team->ws_cancel_interval, the barrier interval the
+ *                  construct was cancelled in, read by the construct's
  *                  cancellation points; the team's next barrier (the
- *                  construct's end) consumes it, and the region goes on:
+ *                  construct's end) ends the interval, and the region goes on:
  *                  a cancellable barrier returns true only when the
  *                  region itself was cancelled, as in libgomp.
  * cancel with if(false) cancels nothing: it is the cancellation point of
@@ -34,7 +35,8 @@ XOMP_EXPORT bool GOMP_cancellation_point(int which)
     struct xomp_team *team = thr->team;
     if (which & (GOMP_CANCEL_LOOP | GOMP_CANCEL_SECTIONS))
         /* acquire: pairs with the release store in GOMP_cancel. */
-        return team && atomic_load_explicit(&team->ws_cancelled, memory_order_acquire);
+        return team && atomic_load_explicit(&team->ws_cancel_interval, memory_order_acquire) ==
+                           xomp_barrier_interval(thr);
     if ((which & GOMP_CANCEL_TASKGROUP) && xomp_taskgroup_cancelled(thr->task))
         return true;
     /* `cancel parallel` also cancels every explicit task of the region. */
@@ -55,7 +57,8 @@ XOMP_EXPORT bool GOMP_cancel(int which, bool do_cancel)
         if (team)
             /* release: pairs with the acquire loads of cancellation points
              * and of the barrier's verdict. */
-            atomic_store_explicit(&team->ws_cancelled, true, memory_order_release);
+            atomic_store_explicit(&team->ws_cancel_interval, xomp_barrier_interval(thr),
+                                  memory_order_release);
         return true;
     }
     if (which & GOMP_CANCEL_TASKGROUP) {

@@ -330,6 +330,7 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
     w->spawned = w->finished = 0;
     xomp_sched_member_begin(team, w);
     w->bar_ticket = team->barrier_kind == XOMP_BARRIER_TREE ? team->bar.base_ticket : 0;
+    w->bar_final_spawned = 0;
     struct xomp_task *implicit = w->implicit_task;
     if (implicit->dep_table) /* normally freed by the last barrier */
         xomp_dep_table_free(implicit->dep_table);
@@ -460,7 +461,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     team->barrier_kind = xomp_cfg.barrier;
     team->implicit_taskgroup = tg;
     atomic_store_explicit(&team->cancelled, false, memory_order_relaxed);
-    atomic_store_explicit(&team->ws_cancelled, false, memory_order_relaxed);
+    atomic_store_explicit(&team->ws_cancel_interval, 0, memory_order_relaxed);
     xomp_icv_next_level(&thr->task->icv, &team->icv);
     xomp_bind_plan(team, thr, flags & 7);
     xomp_sched_plan(team); /* NUMA map, after the places are planned */

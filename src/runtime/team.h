@@ -71,7 +71,8 @@ struct xomp_worker {
     unsigned id;
     uint64_t spawned;      /* deferred tasks this member created */
     uint64_t finished;     /* deferred tasks this member completed */
-    uint64_t bar_ticket;   /* tree barrier: next wave ticket to report */
+    uint64_t bar_ticket;   /* tree and pair barrier: next wave ticket to report */
+    uint64_t bar_final_spawned; /* pair barrier: its copy of bar.final_spawned */
     uint64_t ws_count;     /* worksharing constructs met in this region */
     /* A cancellable barrier reported the region's cancellation
      * (xomp_barrier_wait_region_end). */
@@ -107,7 +108,10 @@ struct xomp_team {
     uint64_t region;            /* regions run by this team object */
     bool keeps_threads;         /* outermost hot team: members stay reserved */
     _Atomic bool cancelled;     /* `cancel parallel` was requested (abi/cancel.c) */
-    _Atomic bool ws_cancelled;  /* `cancel for|sections` (consumed by the barrier) */
+    /* `cancel for|sections`: the barrier interval (xomp_barrier_interval)
+     * the construct was cancelled in, 0 for none; the barrier that ends
+     * the interval reports it, and it means nothing after that. */
+    _Atomic uint64_t ws_cancel_interval;
     /* Members asleep in a wait that runs tasks: in a barrier (low half:
      * free to run any task) or under the tied-task constraint (high half);
      * whoever queues a task wakes one that may run it (sched/notify.c).

@@ -24,6 +24,34 @@ unsigned xomp_barrier_arity(unsigned nthreads)
  * sched/constraint.h). */
 static const struct xomp_sched_wait barrier_any = XOMP_SCHED_ANY;
 
+/* The termination rule (README, "One barrier"), applied by whoever decides
+ * a wave: the tree's root, or both members of a pair. */
+struct wave_rule {
+    uint64_t first_ticket;                /* the barrier's first wave */
+    uint64_t prev_spawned, prev_finished; /* the sums of the previous wave */
+};
+
+enum wave_verdict {
+    WAVE_RELEASE, /* every task of the team has completed */
+    WAVE_NEXT,    /* run another wave */
+    WAVE_STILL,   /* nothing moved since the last wave: wait for a change (detach) */
+};
+
+/* Done if the first wave saw no task created since the last release
+ * (`final_spawned`), or the completions counted in the previous wave equal
+ * the creations counted in this one. */
+static enum wave_verdict wave_decide(struct wave_rule *r, uint64_t ticket, uint64_t spawned,
+                                     uint64_t finished, uint64_t final_spawned)
+{
+    bool first = ticket == r->first_ticket;
+    if (first ? spawned == final_spawned : r->prev_finished == spawned)
+        return WAVE_RELEASE;
+    bool moved = first || spawned != r->prev_spawned || finished != r->prev_finished;
+    r->prev_spawned = spawned;
+    r->prev_finished = finished;
+    return moved ? WAVE_NEXT : WAVE_STILL;
+}
+
 struct tree_ctx {
     struct xomp_thread *thr;
     struct xomp_team *team;
@@ -43,9 +71,9 @@ static bool children_reported(const struct tree_ctx *c)
 {
     for (unsigned ch = c->first_child; ch < c->last_child; ch++)
         /* acquire: pairs with the child's release store of its report, so
-         * its rep_spawned/rep_finished are visible. */
-        if (atomic_load_explicit(&c->team->workers[ch].bar.report, memory_order_acquire) <
-            c->ticket)
+         * its sums are visible. */
+        if (xomp_bar_ticket_of(atomic_load_explicit(&c->team->workers[ch].bar.report,
+                                                    memory_order_acquire)) < c->ticket)
             return false;
     return true;
 }
@@ -96,8 +124,8 @@ static void wake_parent(const struct tree_ctx *c, unsigned k)
         unsigned last = first + k < n ? first + k : n;
         for (unsigned s = first; s < last; s++)
             /* relaxed: ordered after our report by the fence. */
-            if (s != id && atomic_load_explicit(&team->workers[s].bar.report,
-                                                memory_order_relaxed) < c->ticket)
+            if (s != id && xomp_bar_ticket_of(atomic_load_explicit(
+                               &team->workers[s].bar.report, memory_order_relaxed)) < c->ticket)
                 return; /* that sibling reports later, and sees ours */
     }
     wake_if_sleeping(&team->workers[parent]);
@@ -129,21 +157,29 @@ static bool tree_recheck(void *arg)
            go_changed(c) || (c->backoff && backoff_over(c));
 }
 
-/* The cancellation verdict of a barrier, read by the root when it decides
- * (every member is in the barrier, so nobody can cancel a worksharing
- * construct meanwhile; that flag is consumed here). */
-static uint64_t cancel_verdict(struct xomp_team *team)
+uint64_t xomp_barrier_interval(const struct xomp_thread *thr)
+{
+    /* Tree and pair: the ticket the next barrier starts with (at least 1,
+     * the same on every member between two barriers).  Central: barriers
+     * passed in this region, plus one (never 0). */
+    const struct xomp_worker *w = thr->worker;
+    return thr->team->barrier_kind == XOMP_BARRIER_CENTRAL ? w->bar_ticket + 1 : w->bar_ticket;
+}
+
+/* The cancellation state a member sees in a barrier that ends barrier
+ * interval `interval`.  Nobody can cancel while every member is in the
+ * barrier, and a canceller sees its own store, so any member's reading
+ * made after the canceller arrived is the verdict. */
+static uint64_t cancel_flags(struct xomp_team *team, uint64_t interval)
 {
     if (!xomp_cfg.cancellation)
         return 0;
     uint64_t flags = 0;
-    /* acquire: pairs with the release stores of GOMP_cancel. */
+    /* acquire, both: pair with the release stores of GOMP_cancel. */
     if (atomic_load_explicit(&team->cancelled, memory_order_acquire))
         flags |= XOMP_BAR_CANCEL_PARALLEL;
-    if (atomic_load_explicit(&team->ws_cancelled, memory_order_acquire)) {
+    if (atomic_load_explicit(&team->ws_cancel_interval, memory_order_acquire) == interval)
         flags |= XOMP_BAR_CANCEL_WS;
-        atomic_store_explicit(&team->ws_cancelled, false, memory_order_relaxed);
-    }
     return flags;
 }
 
@@ -162,9 +198,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
         .reported = false,
     };
     c.last_child = w->id * k + k + 1 < n ? w->id * k + k + 1 : n;
-    const uint64_t first_ticket = c.ticket;
-    uint64_t prev_finished = 0; /* root: F of the previous wave */
-    uint64_t prev_spawned = 0;  /* root: S of the previous wave */
+    struct wave_rule rule = {.first_ticket = c.ticket}; /* root only */
 
     struct xomp_idle idle;
     xomp_idle_begin(&idle, &thr->waker, &thr->spin, XOMP_SLEEP_TASKS);
@@ -198,8 +232,8 @@ static uint64_t tree_wait(struct xomp_thread *thr)
         if (!c.reported && children_reported(&c)) {
             uint64_t spawned = w->spawned, finished = w->finished;
             for (unsigned ch = c.first_child; ch < c.last_child; ch++) {
-                spawned += team->workers[ch].bar.rep_spawned;
-                finished += team->workers[ch].bar.rep_finished;
+                spawned += team->workers[ch].bar.rep[c.ticket & 1].spawned;
+                finished += team->workers[ch].bar.rep[c.ticket & 1].finished;
             }
             if (w->id == 0) {
                 /* Detachable tasks complete on any thread and are counted
@@ -207,12 +241,9 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                 uint64_t detached =
                     atomic_load_explicit(&team->bar.detached_finished, memory_order_acquire);
                 finished += detached;
-                /* Root: done if the first wave saw no task created since
-                 * the last barrier, or completions counted in the previous
-                 * wave equal creations counted in this one. */
-                bool first = c.ticket == first_ticket;
-                bool done = first ? spawned == team->bar.final_spawned : prev_finished == spawned;
-                if (done) {
+                enum wave_verdict verdict =
+                    wave_decide(&rule, c.ticket, spawned, finished, team->bar.final_spawned);
+                if (verdict == WAVE_RELEASE) {
                     team->bar.final_spawned = spawned;
                     /* Every task completed and every member is here: the
                      * deques stay empty until a task is published after the
@@ -222,16 +253,13 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                           XOMP_SLEEPERS_QUIET))
                         atomic_fetch_or_explicit(&team->sleepers, XOMP_SLEEPERS_QUIET,
                                                  memory_order_relaxed);
-                    uint64_t flags = cancel_verdict(team);
+                    uint64_t flags = cancel_flags(team, rule.first_ticket);
                     send_go(&c, (c.ticket << XOMP_BAR_TICKET_SHIFT) | XOMP_BAR_RELEASE | flags);
                     w->bar_ticket = c.ticket + 1;
                     xomp_idle_end(&idle);
                     return flags;
                 }
-                bool moved = first || spawned != prev_spawned || finished != prev_finished;
-                prev_finished = finished;
-                prev_spawned = spawned;
-                if (!moved) {
+                if (verdict == WAVE_STILL) {
                     /* Everybody is idle and nothing moved: tasks wait for
                      * events (detach).  Start the next wave once something
                      * happens. */
@@ -246,11 +274,12 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                 c.ticket++;
                 send_go(&c, c.ticket << XOMP_BAR_TICKET_SHIFT);
             } else {
-                w->bar.rep_spawned = spawned;
-                w->bar.rep_finished = finished;
+                w->bar.rep[c.ticket & 1].spawned = spawned;
+                w->bar.rep[c.ticket & 1].finished = finished;
                 /* release: pairs with the parent's acquire in
                  * children_reported. */
-                atomic_store_explicit(&w->bar.report, c.ticket, memory_order_release);
+                atomic_store_explicit(&w->bar.report, c.ticket << XOMP_BAR_TICKET_SHIFT,
+                                      memory_order_release);
                 wake_parent(&c, k);
                 c.reported = true;
             }
@@ -277,6 +306,137 @@ static uint64_t tree_wait(struct xomp_thread *thr)
             }
         }
         xomp_idle_step(&idle, tree_recheck, &c);
+    }
+}
+
+/* ---- pair barrier (a team of two with XOMP_BARRIER=tree) ---- */
+
+/* Each member publishes its own sums for wave t (and the cancellation
+ * state it sees) and reads the other's; both apply the root's rule of the
+ * tree barrier to the same numbers, so both reach the same decision
+ * without a release message.  Member 0 adds the detachable completions
+ * to its sums (it plays the root's part there).  The argument:
+ * src/sched/README.md, "Pair barrier". */
+struct pair_ctx {
+    struct xomp_thread *thr;
+    struct xomp_worker *w, *other;
+    uint64_t ticket;  /* wave this member works on */
+    bool reported;    /* its report for `ticket` is out */
+    /* A wave failed without any counter moving since the one before: the
+     * next one waits until something changes (as the tree's root). */
+    bool backoff;
+    uint64_t detached_seen;
+    uint64_t own_spawned, own_finished;
+};
+
+/* Has the other member reported our wave, or a later one (it is never
+ * more than one ahead)? */
+static bool pair_other_reported(const struct pair_ctx *c)
+{
+    /* acquire: pairs with the other's release store of its report, so its
+     * sums for our ticket are visible. */
+    return xomp_bar_ticket_of(atomic_load_explicit(&c->other->bar.report,
+                                                   memory_order_acquire)) >= c->ticket;
+}
+
+static bool pair_backoff_over(const struct pair_ctx *c)
+{
+    struct xomp_team *team = c->thr->team;
+    return (c->w->id == 0 &&
+            /* acquire: pairs with the seq_cst increment in task_complete. */
+            atomic_load_explicit(&team->bar.detached_finished, memory_order_acquire) !=
+                c->detached_seen) ||
+           c->w->spawned != c->own_spawned || c->w->finished != c->own_finished ||
+           /* the other started the next wave */
+           xomp_bar_ticket_of(atomic_load_explicit(&c->other->bar.report,
+                                                   memory_order_relaxed)) > c->ticket;
+}
+
+static bool pair_recheck(void *arg)
+{
+    struct pair_ctx *c = arg;
+    return xomp_task_has_work(c->thr, &barrier_any) || (c->reported && pair_other_reported(c)) ||
+           (c->backoff && pair_backoff_over(c));
+}
+
+/* Returns the verdict's cancellation flags. */
+static uint64_t pair_wait(struct xomp_thread *thr)
+{
+    struct xomp_team *team = thr->team;
+    struct xomp_worker *w = thr->worker;
+    struct pair_ctx c = {
+        .thr = thr,
+        .w = w,
+        .other = &team->workers[1 - w->id],
+        .ticket = w->bar_ticket,
+    };
+    struct wave_rule rule = {.first_ticket = c.ticket};
+
+    struct xomp_idle idle;
+    xomp_idle_begin(&idle, &thr->waker, &thr->spin, XOMP_SLEEP_TASKS);
+    xomp_idle_count_in(&idle, &team->sleepers, NULL);
+    idle.partner = &c.other->thread->waker;
+    for (;;) {
+        if (xomp_task_run_one(thr, &barrier_any)) {
+            xomp_idle_reset(&idle);
+            continue;
+        }
+        XOMP_PROF_IDLE(thr);
+        if (c.backoff) {
+            if (!pair_backoff_over(&c)) {
+                xomp_idle_step(&idle, pair_recheck, &c);
+                continue;
+            }
+            c.backoff = false; /* something moved: run the next wave */
+            c.ticket++;
+            c.reported = false;
+            xomp_idle_reset(&idle);
+            continue;
+        }
+        if (!c.reported) {
+            /* Idle: publish our sums for this wave. */
+            uint64_t finished = w->finished;
+            if (w->id == 0)
+                /* acquire: pairs with the seq_cst increments of detachable
+                 * completions (task_complete). */
+                finished += c.detached_seen =
+                    atomic_load_explicit(&team->bar.detached_finished, memory_order_acquire);
+            w->bar.rep[c.ticket & 1].spawned = w->spawned;
+            w->bar.rep[c.ticket & 1].finished = finished;
+            w->bar.rep[c.ticket & 1].cancel_flags = cancel_flags(team, rule.first_ticket);
+            /* release: pairs with the other's acquire in pair_other_reported. */
+            atomic_store_explicit(&w->bar.report, c.ticket << XOMP_BAR_TICKET_SHIFT,
+                                  memory_order_release);
+            xomp_wake_task_waiter(&c.other->thread->waker);
+            c.reported = true;
+            continue;
+        }
+        if (!pair_other_reported(&c)) {
+            xomp_idle_step(&idle, pair_recheck, &c);
+            continue;
+        }
+        /* Both sums of this wave are out: decide as the tree's root. */
+        unsigned p = c.ticket & 1;
+        uint64_t spawned = w->bar.rep[p].spawned + c.other->bar.rep[p].spawned;
+        uint64_t finished = w->bar.rep[p].finished + c.other->bar.rep[p].finished;
+        enum wave_verdict verdict =
+            wave_decide(&rule, c.ticket, spawned, finished, w->bar_final_spawned);
+        if (verdict == WAVE_RELEASE) {
+            w->bar_final_spawned = spawned;
+            w->bar_ticket = c.ticket + 1;
+            xomp_idle_end(&idle);
+            return w->bar.rep[p].cancel_flags | c.other->bar.rep[p].cancel_flags;
+        }
+        if (verdict == WAVE_STILL) {
+            /* Both idle and nothing moved: tasks wait for events (detach). */
+            c.backoff = true;
+            c.own_spawned = w->spawned;
+            c.own_finished = w->finished;
+            continue;
+        }
+        c.ticket++;
+        c.reported = false;
+        xomp_idle_reset(&idle);
     }
 }
 
@@ -352,7 +512,7 @@ static uint64_t central_wait(struct xomp_thread *thr)
             if (atomic_compare_exchange_strong_explicit(&team->bar.central_gen, &expected,
                                                         c.target_gen - 1, memory_order_acquire,
                                                         memory_order_relaxed)) {
-                uint64_t verdict = cancel_verdict(team);
+                uint64_t verdict = cancel_flags(team, k);
                 *slot = verdict;
                 /* release: publishes the release and the verdict to every
                  * member's acquire load in central_released. */
@@ -373,8 +533,10 @@ static uint64_t barrier_wait(struct xomp_thread *thr)
     XOMP_PROF_BEGIN(thr, XOMP_EV_BARRIER, thr->team_id, 0);
     const struct xomp_sched_wait *outer = thr->wait;
     thr->wait = &barrier_any;
-    uint64_t flags =
-        thr->team->barrier_kind == XOMP_BARRIER_CENTRAL ? central_wait(thr) : tree_wait(thr);
+    struct xomp_team *team = thr->team;
+    uint64_t flags = team->barrier_kind == XOMP_BARRIER_CENTRAL ? central_wait(thr)
+                     : team->nthreads == 2                      ? pair_wait(thr)
+                                                                : tree_wait(thr);
     thr->wait = outer;
     XOMP_PROF_END(thr, XOMP_EV_BARRIER);
     /* Every task of the team completed: the implicit task's dependence

@@ -23,9 +23,10 @@
 
 struct xomp_thread;
 
-/* go cell values: (ticket << XOMP_BAR_TICKET_SHIFT) | flags, where the
- * release carries the cancellation state the root saw when it decided, so
- * that every member of the barrier reaches the same verdict. */
+/* go and report cell values: (ticket << XOMP_BAR_TICKET_SHIFT) | flags.
+ * A release (go) carries the cancellation state the root saw when it
+ * decided, so that every member of the barrier reaches the same verdict.
+ * A report carries no flags (the pair barrier's go in its sums, below). */
 #define XOMP_BAR_RELEASE UINT64_C(1)
 #define XOMP_BAR_CANCEL_PARALLEL UINT64_C(2) /* the region was cancelled */
 #define XOMP_BAR_CANCEL_WS UINT64_C(4)       /* the worksharing construct was */
@@ -37,11 +38,23 @@ struct xomp_bar_node {
      * (see XOMP_BAR_RELEASE).  Monotonic. */
     _Alignas(64) _Atomic uint64_t go;
     /* Written only by this node: the last ticket for which this subtree's
-     * sums below are published.  Monotonic. */
+     * sums below are published, shifted as go is.  Monotonic. */
     _Alignas(64) _Atomic uint64_t report;
-    uint64_t rep_spawned;  /* subtree sum of tasks created */
-    uint64_t rep_finished; /* subtree sum of tasks completed */
+    /* The subtree's sums of tasks created and completed (and, in the pair
+     * barrier, the cancellation state the member saw), for the tickets of
+     * each parity: in the pair barrier the other member may still read
+     * wave t's while this one publishes wave t+1's (the first wave of its
+     * next barrier, when both decided at t), never t+2's. */
+    struct {
+        uint64_t spawned, finished, cancel_flags;
+    } rep[2];
 };
+
+/* The ticket of a report or go cell value. */
+static inline uint64_t xomp_bar_ticket_of(uint64_t cell)
+{
+    return cell >> XOMP_BAR_TICKET_SHIFT;
+}
 
 /* Children per node of the tree: XOMP_BARRIER_ARITY, or by default 2 --
  * or, when the team has more threads than there are CPUs, 64.  A member
@@ -53,10 +66,15 @@ struct xomp_bar_node {
 #define XOMP_BAR_ARITY_CROWDED 64
 unsigned xomp_barrier_arity(unsigned nthreads);
 
+/* A team of two (XOMP_BARRIER=tree) uses the pair barrier instead of a
+ * tree of two: each member reports to the other and both decide, so the
+ * release costs no second message (src/sched/README.md, "Pair barrier"). */
+
 /* Team-wide barrier state. */
 struct xomp_bar_team {
-    /* Root-only (the master): tasks created in total when the last barrier
-     * released; a first wave that finds the same total needs no second. */
+    /* Root-only (the master; each member of a pair keeps its own copy):
+     * tasks created in total when the last barrier released; a first wave
+     * that finds the same total needs no second. */
     uint64_t final_spawned;
     /* Set by the master before it launches a region, read by each member
      * when it starts: the tree's first ticket, and the central counters'
@@ -79,6 +97,11 @@ struct xomp_bar_team {
      * private counts by the root (tree barrier). */
     _Alignas(64) _Atomic uint64_t detached_finished;
 };
+
+/* The barrier interval the calling member is in: a non-zero number that
+ * every member of its team agrees on between two barriers, and that
+ * changes with each barrier (it tags `cancel for`, abi/cancel.c). */
+uint64_t xomp_barrier_interval(const struct xomp_thread *thr);
 
 /* Wait at the team barrier: keep running tasks until every thread has
  * arrived and every task of the team has completed. */

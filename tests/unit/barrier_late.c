@@ -10,12 +10,15 @@
  * every one of them ran.  The test also checks it really produced that
  * interleaving: slow tasks run by members that had reported before they
  * were created.  (Replacing the barrier's rule by the seed's, or by a
- * single-wave "created == completed", makes it fail.)
+ * single-wave "created == completed", makes it fail.)  It runs a team of
+ * five (the tree barrier) and a team of two (the pair barrier, where
+ * each member reports to the other and both decide).
  */
 #include "runtime/thread.h"
 #include "sched/barrier.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
@@ -24,10 +27,11 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
                void *detach);
 void GOMP_barrier(void);
 
-#define MEMBERS 5
+#define MEMBERS 5 /* the largest team */
 #define ITERATIONS 60
 
 static _Atomic int done[ITERATIONS][MEMBERS];
+static _Atomic int started[ITERATIONS]; /* a slow task of the iteration began */
 static _Atomic int grandchild_done[ITERATIONS][MEMBERS];
 static _Atomic int unfinished_seen;
 static _Atomic int pushes_to_reported;
@@ -62,6 +66,7 @@ static void slow_task(void *arg)
 {
     struct job *j = arg;
     struct xomp_thread *thr = xomp_self();
+    atomic_store(&started[j->iter], 1);
     unsigned mask = atomic_load(&reported_mask[j->iter]);
     if (mask & (1u << thr->team_id))
         atomic_fetch_add(&runs_on_reported, 1);
@@ -73,6 +78,8 @@ static void slow_task(void *arg)
 
 static bool is_ancestor(unsigned a, unsigned node)
 {
+    if (xomp_self()->team->nthreads == 2)
+        return false; /* pair barrier: each member reports on its own */
     unsigned k = xomp_self()->team->bar.arity;
     while (node != 0) {
         node = (node - 1) / k;
@@ -87,9 +94,9 @@ static void region(void *arg)
     (void)arg;
     struct xomp_thread *thr = xomp_self();
     struct xomp_team *team = thr->team;
-    unsigned me = thr->team_id;
+    unsigned me = thr->team_id, members = team->nthreads;
     for (int iter = 0; iter < ITERATIONS; iter++) {
-        unsigned spawner = (unsigned)iter % MEMBERS;
+        unsigned spawner = (unsigned)iter % members;
         if (me == spawner) {
             uint64_t ticket = thr->worker->bar_ticket;
             /* Members whose subtree does not hold the spawner can report;
@@ -98,12 +105,12 @@ static void region(void *arg)
             for (int tries = 0; tries < 5000; tries++) {
                 mask = 0;
                 unsigned want = 0;
-                for (unsigned k = 0; k < MEMBERS; k++) {
+                for (unsigned k = 0; k < members; k++) {
                     if (k == spawner || is_ancestor(k, spawner))
                         continue;
                     want |= 1u << k;
-                    if (atomic_load_explicit(&team->workers[k].bar.report,
-                                             memory_order_acquire) >= ticket)
+                    if (xomp_bar_ticket_of(atomic_load_explicit(&team->workers[k].bar.report,
+                                                                memory_order_acquire)) >= ticket)
                         mask |= 1u << k;
                 }
                 if (mask == want)
@@ -111,7 +118,7 @@ static void region(void *arg)
                 pause_us(100);
             }
             atomic_store(&reported_mask[iter], mask);
-            for (unsigned k = 0; k < MEMBERS; k++) {
+            for (unsigned k = 0; k < members; k++) {
                 if (!(mask & (1u << k)))
                     continue;
                 struct job j = {iter, (int)k};
@@ -119,10 +126,22 @@ static void region(void *arg)
                           NULL);
                 atomic_fetch_add(&pushes_to_reported, 1);
             }
+            /* A team of two: let the other member (reported, idle in the
+             * barrier) take the slow task before we arrive, so that we,
+             * not yet reported, take its grandchild from its deque while
+             * it sleeps -- one wave's sums then balance (the task created,
+             * the grandchild completed) with the slow task unfinished.  (A
+             * spin, no scheduling point: up to 0.5 s.) */
+            for (int tries = 0; members == 2 && tries < 500000; tries++) {
+                if (atomic_load(&started[iter]))
+                    break;
+                if (tries % 1000 == 999)
+                    pause_us(1);
+            }
         }
         GOMP_barrier();
         unsigned mask = atomic_load(&reported_mask[iter]);
-        for (unsigned k = 0; k < MEMBERS; k++)
+        for (unsigned k = 0; k < members; k++)
             if ((mask & (1u << k)) &&
                 (!atomic_load(&done[iter][k]) || !atomic_load(&grandchild_done[iter][k])))
                 atomic_fetch_add(&unfinished_seen, 1);
@@ -130,15 +149,29 @@ static void region(void *arg)
     }
 }
 
-int main(void)
+static bool run_team(unsigned members)
 {
-    xomp_cfg.spin_ns = 20 * 1000; /* let the reported members fall asleep too */
-    GOMP_parallel(region, NULL, MEMBERS, 0);
+    memset(done, 0, sizeof done);
+    memset(grandchild_done, 0, sizeof grandchild_done);
+    memset(reported_mask, 0, sizeof reported_mask);
+    memset(started, 0, sizeof started);
+    atomic_store(&unfinished_seen, 0);
+    atomic_store(&pushes_to_reported, 0);
+    atomic_store(&runs_on_reported, 0);
+    GOMP_parallel(region, NULL, members, 0);
     int unfinished = atomic_load(&unfinished_seen), pushes = atomic_load(&pushes_to_reported);
     int late = atomic_load(&runs_on_reported);
     bool failed = unfinished != 0 || pushes < ITERATIONS || late < ITERATIONS;
-    printf("%s: %d slow tasks created after the others reported, %d of them run by members "
-           "that had reported; %d checks saw an unfinished task after the barrier\n",
-           failed ? "FAIL" : "ok", pushes, late, unfinished);
+    printf("%s: team of %u: %d slow tasks created after the others reported, %d of them run by "
+           "members that had reported; %d checks saw an unfinished task after the barrier\n",
+           failed ? "FAIL" : "ok", members, pushes, late, unfinished);
+    return failed;
+}
+
+int main(void)
+{
+    xomp_cfg.spin_ns = 20 * 1000; /* let the reported members fall asleep too */
+    bool failed = run_team(MEMBERS);
+    failed |= run_team(2);
     return failed;
 }
