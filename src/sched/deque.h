@@ -42,9 +42,8 @@ struct xomp_deque {
     _Alignas(64) _Atomic int64_t bottom;  /* next index to push at */
     _Atomic(struct xomp_deque_buf *) buf;
     int64_t top_seen;                     /* a past value of top (a lower bound) */
-    /* Tasks a bounded push may find queued (as bottom - top_seen) and
-     * still push without a look at top or at the array: min(cap, slots)
-     * as of the last xomp_deque_make_room (0 before the first). */
+    /* Tasks a bounded push may find queued and still push: min(cap,
+     * slots) as of the last xomp_deque_make_room (0 before the first). */
     int64_t room;
     /* ---- written by thieves (and by the owner taking the last task) ---- */
     _Alignas(64) _Atomic int64_t top;     /* oldest index not yet taken */
@@ -57,6 +56,12 @@ void xomp_deque_destroy(struct xomp_deque *d);
 
 /* Owner: append a task (the array grows when full). */
 void xomp_deque_grow(struct xomp_deque *d);
+
+/* Owner, after xomp_deque_push_bounded said no: false when the deque holds
+ * `cap` tasks; else grows the array if it is full and sets `room` (at most
+ * `cap`), so that the next bounded push fits.  Every call on a deque
+ * passes the same `cap`. */
+bool xomp_deque_make_room(struct xomp_deque *d, int64_t cap);
 
 static inline void xomp_deque_push(struct xomp_deque *d, struct xomp_task *t)
 {
@@ -79,19 +84,20 @@ static inline void xomp_deque_push(struct xomp_deque *d, struct xomp_task *t)
     atomic_store_explicit(&d->bottom, b + 1, memory_order_release);
 }
 
-/* Owner, the slow path of xomp_deque_push_bounded: false when the deque
- * holds `cap` tasks; else makes sure the array has a free slot (it grows)
- * and sets `room`. */
-bool xomp_deque_make_room(struct xomp_deque *d, int64_t cap);
-
-/* Owner: push, unless the deque holds `cap` tasks already (then false).
- * Every call on a deque passes the same `cap`. */
-static inline bool xomp_deque_push_bounded(struct xomp_deque *d, struct xomp_task *t, int64_t cap)
+/* Owner: push, if the deque holds fewer tasks than the room the last
+ * xomp_deque_make_room made (then true); else false, and the caller calls
+ * xomp_deque_make_room.  No call in here: the task spawn's fast path keeps
+ * its registers. */
+static inline bool xomp_deque_push_bounded(struct xomp_deque *d, struct xomp_task *t)
 {
     /* relaxed: we are the only writer of bottom and buf. */
     int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
-    if (__builtin_expect(b - d->top_seen >= d->room, 0) && !xomp_deque_make_room(d, cap))
-        return false;
+    if (__builtin_expect(b - d->top_seen >= d->room, 0)) {
+        /* acquire: as in xomp_deque_push. */
+        d->top_seen = atomic_load_explicit(&d->top, memory_order_acquire);
+        if (b - d->top_seen >= d->room)
+            return false;
+    }
     struct xomp_deque_buf *a = atomic_load_explicit(&d->buf, memory_order_relaxed);
     /* relaxed, then release: as in xomp_deque_push. */
     atomic_store_explicit(&a->slot[b & a->mask], t, memory_order_relaxed);

@@ -55,7 +55,9 @@ bool xomp_sched_push_new(struct xomp_thread *thr, struct xomp_task *t)
     }
     struct xomp_worker *me = thr->worker;
     struct xomp_notify_targets to = xomp_notify_targets_of(thr, t);
-    if (!xomp_deque_push_bounded(&me->deque, t, xomp_cfg.queue_size))
+    if (!xomp_deque_push_bounded(&me->deque, t) &&
+        !(xomp_deque_make_room(&me->deque, xomp_cfg.queue_size) &&
+          xomp_deque_push_bounded(&me->deque, t)))
         return false;
     xomp_notify_published(thr, thr->team, thr->task, to.parent_owner, to.tg_owner);
     return true;
