@@ -411,6 +411,7 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
     thr->team = NULL;
     thr->worker = NULL;
     thr->task = &thr->initial_task;
+    thr->dock_crowded = team->nthreads > xomp_cfg.ncpus;
     member_leave(team, id);
 }
 

@@ -138,6 +138,7 @@ static void dock_wait(struct xomp_thread *thr)
     struct xomp_thread *master = atomic_load_explicit(&thr->launched_by, memory_order_relaxed);
     if (master)
         idle.partner = &master->waker;
+    idle.sleep_at_once = thr->dock_crowded;
     while (!dock_recheck(thr))
         xomp_idle_step(&idle, dock_recheck, thr);
     xomp_idle_end(&idle);

@@ -55,6 +55,9 @@ struct xomp_thread {
      * by the docked thread as a hint while the next launch may write it. */
     _Atomic(struct xomp_thread *) launched_by;
     bool exit_requested;
+    /* Its last team had more members than there are CPUs: they all dock
+     * at once, so it sleeps there without spinning. */
+    bool dock_crowded;
 
     /* ---- identity and bookkeeping (rarely touched) ---- */
     bool is_pool_thread;

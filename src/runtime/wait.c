@@ -99,6 +99,7 @@ void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xo
     idle->polls = 0;
     idle->yields = 0;
     idle->slept = false;
+    idle->sleep_at_once = false;
     /* Where we wait, for waiters that wait for us (spin_budget).  glibc
      * reads it from the rseq area: a load.  relaxed: advice; stored only
      * when it changed, to keep the line shared. */
@@ -206,8 +207,8 @@ bool xomp_idle_pause(struct xomp_idle *idle)
     if (!idle->start_ns)
         idle->start_ns = now;
     uint64_t waited = now - idle->start_ns;
-    if (!xomp_cfg.spin_ns)
-        return true; /* OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0: sleep at once */
+    if (!xomp_cfg.spin_ns || idle->sleep_at_once)
+        return true; /* OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0, sleep_at_once */
     if (waited < spin_budget(idle)) {
         xomp_cpu_relax();
         return false;

@@ -95,6 +95,10 @@ struct xomp_idle {
     uint32_t polls;
     uint32_t yields;
     bool slept;        /* this wait went to sleep at least once */
+    /* Sleep without spinning or yielding first (set by the caller after
+     * xomp_idle_begin): for waits that many threads enter at once, where
+     * spinning only takes the CPU from the others. */
+    bool sleep_at_once;
 };
 
 /* Start a wait.  `spin` is the calling thread's adaptive budget, `waker`
