@@ -16,6 +16,9 @@
  *   fib       fib(N) with a task per call (no cut-off), started by one
  *             thread of the team: the tasks' cost while P - 1 threads look
  *             for work (the `tasks` field counts the tasks, N's calls).
+ *   regions   exactly N regions of P threads with B barriers inside each
+ *             ("regions,N,B"; not divided by P): a program's phase loop,
+ *             the shape of issue 16's target (200 regions x 3 barriers).
  *
  * For barrier and parallel the parameter is the work W: N = max(8, W / P)
  * operations, so that a run stays short although one operation costs more
@@ -27,7 +30,7 @@
  * every 16th barrier each thread checks that its neighbour arrived there
  * and has not passed the next one; fib: the result.
  *
- * Parameter: "create", "barrier,W", "parallel,W" or "fib,N".
+ * Parameter: "create", "barrier,W", "parallel,W", "fib,N" or "regions,N,B".
  */
 #include "../common/bench.h"
 
@@ -37,11 +40,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum scale_test { SCALE_CREATE, SCALE_BARRIER, SCALE_PARALLEL, SCALE_FIB };
-static const char *const scale_tests[] = {"create", "barrier", "parallel", "fib", NULL};
+enum scale_test { SCALE_CREATE, SCALE_BARRIER, SCALE_PARALLEL, SCALE_FIB, SCALE_REGIONS };
+static const char *const scale_tests[] = {"create", "barrier", "parallel", "fib", "regions", NULL};
 
 static enum scale_test test;
-static long work;        /* W, or fib's N */
+static long work;        /* W, or fib's and regions' N */
+static long inner = 1;   /* regions: barriers in each region */
 static long long errors; /* verification failures of the last run */
 static uint64_t ops;     /* operations the last run completed */
 
@@ -57,11 +61,14 @@ static struct arrival *arrived;
 static int setup(const char *param)
 {
     char name[16];
-    int fields = sscanf(param, "%15[a-z],%ld", name, &work);
+    int fields = sscanf(param, "%15[a-z],%ld,%ld", name, &work, &inner);
     int t = fields >= 1 ? bench_choice(name, scale_tests) : -1;
-    if (t < 0 || (t == SCALE_CREATE) != (fields == 1) || (fields == 2 && work < 1) ||
-        (t == SCALE_FIB && work > 40) || work > 1000000000L)
+    int want = t == SCALE_CREATE ? 1 : t == SCALE_REGIONS ? 3 : 2;
+    if (t < 0 || fields != want || (fields >= 2 && work < 1) || (fields == 3 && inner < 0) ||
+        (t == SCALE_FIB && work > 40) || work > 1000000000L || inner > 1000000L)
         return -1;
+    if (t != SCALE_REGIONS)
+        inner = 1;
     test = (enum scale_test)t;
     return 0;
 }
@@ -127,15 +134,18 @@ static void run_barrier(int threads)
     ops = (uint64_t)n;
 }
 
-static void run_regions(int threads)
+/* n regions, each with `barriers` barriers. */
+static void run_regions(int threads, long n, long barriers)
 {
-    long n = operations(threads), bad = 0;
+    long bad = 0;
     for (long r = 0; r < n; r++) {
 #pragma omp parallel
         {
             if (omp_get_thread_num() == 0 && omp_get_num_threads() != threads)
                 bad++;
+            for (long b = 0; b < barriers; b++) {
 #pragma omp barrier
+            }
         }
     }
     errors = bad;
@@ -192,7 +202,10 @@ static void run_parallel(void)
         run_barrier(threads);
         break;
     case SCALE_PARALLEL:
-        run_regions(threads);
+        run_regions(threads, operations(threads), 1);
+        break;
+    case SCALE_REGIONS:
+        run_regions(threads, work, inner);
         break;
     case SCALE_FIB:
         run_fib();
@@ -214,6 +227,7 @@ static enum bench_verdict verify(void)
         [SCALE_BARRIER] = "a thread passed a barrier before its neighbour arrived",
         [SCALE_PARALLEL] = "a region had fewer threads than requested",
         [SCALE_FIB] = "fib gave a wrong result",
+        [SCALE_REGIONS] = "a region had fewer threads than requested",
     };
     if (errors) {
         fprintf(stderr, "micro-scale: %lld checks failed (%s)\n", errors, why[test]);
@@ -229,9 +243,10 @@ static uint64_t task_count(void)
 
 static const struct bench_class classes[] = {
     {"test", "create"},          {"test", "barrier,64"},        {"test", "parallel,64"},
-    {"test", "fib,12"},          {"small", "create"},           {"small", "barrier,100000"},
-    {"small", "parallel,50000"}, {"small", "fib,22"},           {"medium", "create"},
-    {"medium", "barrier,1000000"}, {"medium", "parallel,500000"}, {"medium", "fib,26"},
+    {"test", "fib,12"},          {"test", "regions,8,3"},       {"small", "create"},
+    {"small", "barrier,100000"}, {"small", "parallel,50000"},   {"small", "fib,22"},
+    {"small", "regions,200,3"},  {"medium", "create"},          {"medium", "barrier,1000000"},
+    {"medium", "parallel,500000"}, {"medium", "fib,26"},        {"medium", "regions,2000,3"},
     {NULL, NULL},
 };
 

@@ -11,7 +11,11 @@
 /* Block sizes of the classes; a task needing more is malloc'ed. */
 static const size_t class_size[XOMP_TASK_CLASSES] = {XOMP_TASK_SMALL_BLOCK, 512, 1024, 4096};
 
-/* Blocks obtained from malloc at once when a cache and the depot are empty. */
+/* Blocks obtained from malloc at once when a cache and the depot are empty:
+ * 4 the first time, twice as many each time after, up to 64 -- most
+ * threads of a large team run few tasks, and 2,048 of them holding 64
+ * blocks each would be 32 MB. */
+#define CHUNK_BLOCKS_FIRST 4
 #define CHUNK_BLOCKS 64
 /* Blocks of a class a cache may keep, and how many it gives to the depot
  * at once when it holds more. */
@@ -78,16 +82,18 @@ static void cache_refill(struct xomp_task_cache *cache, unsigned cls)
     if (depot_take_all(cache, cls))
         return;
     size_t size = class_size[cls];
-    char *chunk = aligned_alloc(64, size * CHUNK_BLOCKS);
+    uint32_t grown = cache->chunks[cls]++;
+    int blocks = grown < 4 ? CHUNK_BLOCKS_FIRST << grown : CHUNK_BLOCKS;
+    char *chunk = aligned_alloc(64, size * (size_t)blocks);
     if (!chunk)
-        xomp_fatal("out of memory allocating task storage (%zu bytes)", size * CHUNK_BLOCKS);
-    for (int i = CHUNK_BLOCKS - 1; i >= 0; i--) {
+        xomp_fatal("out of memory allocating task storage (%zu bytes)", size * (size_t)blocks);
+    for (int i = blocks - 1; i >= 0; i--) {
         struct xomp_task *t = (struct xomp_task *)(void *)(chunk + (size_t)i * size);
         t->size_class = (uint16_t)cls; /* kept for the block's life (alloc_small relies on it) */
         t->next = cache->free[cls];
         cache->free[cls] = t;
     }
-    cache->count[cls] += CHUNK_BLOCKS;
+    cache->count[cls] += (uint32_t)blocks;
 }
 
 static void cache_spill(struct xomp_task_cache *cache, unsigned cls)

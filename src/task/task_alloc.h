@@ -33,6 +33,7 @@
 struct xomp_task_cache {
     struct xomp_task *free[XOMP_TASK_CLASSES];
     uint32_t count[XOMP_TASK_CLASSES];
+    uint32_t chunks[XOMP_TASK_CLASSES]; /* chunks this cache got from malloc */
 };
 
 /* A task with room for arg_size bytes of arguments aligned to arg_align;

@@ -133,7 +133,8 @@ _SYNC_WHAT = {"barrier": "barrier", "parallel": "parallel region enter+exit",
               "handoff": "task handoff: queued, run by an idle thread"}
 _SCALE_WHAT = {"create": "a new master's region: its threads started, team built",
                "barrier": "barrier", "parallel": "parallel region with one barrier",
-               "fib": "fib task (a task per call)"}
+               "fib": "fib task (a task per call)",
+               "regions": "parallel region with barriers inside"}
 _DEQUE_WHAT = {"owner": "deque push+pop by its owner", "burst": "64 pushes, then 64 pops",
                "steal": "one owner pushes, thieves steal"}
 

@@ -33,7 +33,8 @@ LEGEND = (
     "peak RSS: largest maxrss over the repetitions (the whole process)",
 )
 
-_TEST_NAMES = {"create": "create", "barrier": "barrier", "parallel": "region", "fib": "fib task"}
+_TEST_NAMES = {"create": "create", "barrier": "barrier", "parallel": "region", "fib": "fib task",
+               "regions": "regions"}
 
 
 def reference_runtime(runtime_names):
