@@ -66,6 +66,24 @@ int bench_parse_uints(const char *s, unsigned long long *v, int max)
     }
 }
 
+int bench_next_field(char **cursor, char **key, char **value)
+{
+    char *field = *cursor;
+    if (!field || !*field)
+        return 0;
+    char *comma = strchr(field, ',');
+    *cursor = comma ? comma + 1 : field + strlen(field);
+    if (comma)
+        *comma = '\0';
+    char *eq = strchr(field, '=');
+    if (!eq || eq == field || eq[1] == '\0')
+        return -1;
+    *eq = '\0';
+    *key = field;
+    *value = eq + 1;
+    return 1;
+}
+
 int bench_choice(const char *word, const char *const choices[])
 {
     for (int i = 0; choices[i]; i++)
@@ -149,11 +167,48 @@ static const char *class_of_param(const struct bench_kernel *k, const char *para
     return "custom";
 }
 
+/* One process: the world of bench_main(). */
+static void no_barrier(void)
+{
+}
+
+static void local_values(double *values, int n)
+{
+    (void)values;
+    (void)n;
+}
+
+static const struct bench_world single_process = {
+    .rank = 0,
+    .size = 1,
+    .barrier = no_barrier,
+    .allreduce_max = local_values,
+    .allreduce_sum = local_values,
+};
+
 int bench_main(int argc, char **argv, const struct bench_kernel *k)
+{
+    return bench_main_world(argc, argv, k, &single_process);
+}
+
+/* The runtime's name as a number that agrees across processes. */
+static const char *const runtime_names[] = {"xomp", "llvm", "gomp"};
+
+static int runtime_index(const char *name)
+{
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(name, runtime_names[i]))
+            return i;
+    return 3;
+}
+
+int bench_main_world(int argc, char **argv, const struct bench_kernel *k,
+                     const struct bench_world *world)
 {
     const char *class_name = "test";
     const char *param = NULL;
     int serial = 0;
+    int root = world->rank == 0;
 
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--class") && i + 1 < argc) {
@@ -163,11 +218,13 @@ int bench_main(int argc, char **argv, const struct bench_kernel *k)
         } else if (!strcmp(argv[i], "--serial")) {
             serial = 1;
         } else if (!strcmp(argv[i], "--list-classes")) {
-            for (const struct bench_class *c = k->classes; c->name; c++)
-                printf("%s %s\n", c->name, c->param);
+            if (root)
+                for (const struct bench_class *c = k->classes; c->name; c++)
+                    printf("%s %s\n", c->name, c->param);
             return 0;
         } else {
-            usage(k);
+            if (root)
+                usage(k);
             return 2;
         }
     }
@@ -175,17 +232,21 @@ int bench_main(int argc, char **argv, const struct bench_kernel *k)
         const struct bench_class *entry = NULL;
         int entries = class_entries(k, class_name, &entry);
         if (entries == 0) {
-            fprintf(stderr, "%s: unknown class '%s'\n", k->name, class_name);
-            usage(k);
+            if (root) {
+                fprintf(stderr, "%s: unknown class '%s'\n", k->name, class_name);
+                usage(k);
+            }
             return 2;
         }
         if (entries > 1) {
-            fprintf(stderr, "%s: class '%s' is a sweep of %d parameters; run each with --param:",
-                    k->name, class_name, entries);
-            for (const struct bench_class *c = entry; c->name; c++)
-                if (!strcmp(c->name, class_name))
-                    fprintf(stderr, " %s", c->param);
-            fputc('\n', stderr);
+            if (root) {
+                fprintf(stderr, "%s: class '%s' is a sweep of %d parameters; run each with "
+                                "--param:", k->name, class_name, entries);
+                for (const struct bench_class *c = entry; c->name; c++)
+                    if (!strcmp(c->name, class_name))
+                        fprintf(stderr, " %s", c->param);
+                fputc('\n', stderr);
+            }
             return 2;
         }
         param = entry->param;
@@ -193,8 +254,12 @@ int bench_main(int argc, char **argv, const struct bench_kernel *k)
         class_name = class_of_param(k, param);
     }
 
-    if (k->setup(param) != 0) {
-        fprintf(stderr, "%s: invalid parameter '%s'\n", k->name, param);
+    /* Every process must get past setup, or none runs. */
+    double setup_failed = k->setup(param) != 0;
+    world->allreduce_max(&setup_failed, 1);
+    if (setup_failed) {
+        if (root)
+            fprintf(stderr, "%s: invalid parameter '%s'\n", k->name, param);
         return 2;
     }
 
@@ -207,6 +272,7 @@ int bench_main(int argc, char **argv, const struct bench_kernel *k)
         }
     }
 
+    world->barrier();
     double t0 = bench_now();
     if (serial)
         k->run_serial();
@@ -218,26 +284,50 @@ int bench_main(int argc, char **argv, const struct bench_kernel *k)
     uint64_t tasks = serial ? 0 : k->task_count();
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
+    int threads = serial ? 1 : omp_get_max_threads();
+    int runtime = runtime_index(bench_runtime_name());
 
-    printf("BENCH kernel=");
-    print_token(k->name);
-    printf(" class=");
-    print_token(class_name);
-    printf(" param=");
-    print_token(param);
-    printf(" mode=%s runtime=%s threads=%d time_s=%.6f tasks=%llu verify=%s maxrss_kb=%ld",
-           serial ? "serial" : "parallel", bench_runtime_name(), serial ? 1 : omp_get_max_threads(),
-           elapsed, (unsigned long long)tasks,
-           verdict == BENCH_VERIFY_OK ? "ok" : verdict == BENCH_VERIFY_FAIL ? "fail" : "na",
-           ru.ru_maxrss);
-    if (metric_name[0]) {
-        printf(" metric=");
-        for (const char *c = metric_name; *c; c++)
-            putchar(*c == ' ' || *c == '=' || *c == ':' ? '_' : *c);
-        printf(":%.9g", metric_value);
+    /* Worst verdict: fail over na over ok. */
+    double worst[6] = {elapsed, (double)ru.ru_maxrss,
+                       verdict == BENCH_VERIFY_FAIL ? 2 : verdict == BENCH_VERIFY_NA ? 1 : 0,
+                       runtime, -runtime, threads};
+    double total = (double)tasks;
+    double fewest_threads = -threads;
+    world->allreduce_max(worst, 6);
+    world->allreduce_max(&fewest_threads, 1);
+    world->allreduce_sum(&total, 1);
+    int mixed_runtimes = worst[3] != -worst[4];
+    int mixed_threads = worst[5] != -fewest_threads;
+    verdict = worst[2] == 2 || mixed_runtimes || mixed_threads ? BENCH_VERIFY_FAIL
+              : worst[2] == 1                                  ? BENCH_VERIFY_NA
+                                                               : BENCH_VERIFY_OK;
+    if (root && mixed_threads)
+        fprintf(stderr, "%s: the processes ran with different thread counts\n", k->name);
+
+    if (root) {
+        printf("BENCH kernel=");
+        print_token(k->name);
+        printf(" class=");
+        print_token(class_name);
+        printf(" param=");
+        print_token(param);
+        printf(" mode=%s runtime=%s threads=%d time_s=%.6f tasks=%llu verify=%s maxrss_kb=%ld",
+               serial ? "serial" : "parallel",
+               mixed_runtimes ? "mixed" : runtime_names[runtime < 3 ? runtime : 2], threads,
+               worst[0], (unsigned long long)total,
+               verdict == BENCH_VERIFY_OK ? "ok" : verdict == BENCH_VERIFY_FAIL ? "fail" : "na",
+               (long)worst[1]);
+        if (metric_name[0]) {
+            printf(" metric=");
+            for (const char *c = metric_name; *c; c++)
+                putchar(*c == ' ' || *c == '=' || *c == ':' ? '_' : *c);
+            printf(":%.9g", metric_value);
+        }
+        if (world != &single_process)
+            printf(" ranks=%d", world->size);
+        putchar('\n');
+        fflush(stdout);
     }
-    putchar('\n');
-    fflush(stdout);
 
     if (k->teardown)
         k->teardown();

@@ -78,6 +78,35 @@ struct bench_kernel {
 
 int bench_main(int argc, char **argv, const struct bench_kernel *kernel);
 
+/*
+ * A run spread over several processes (the hybrid MPI + OpenMP kernels of
+ * bench/mpi, one process per MPI rank; bench/mpi/hybrid.c provides it).
+ * bench_main_world() is bench_main() for such a run: every process parses
+ * the same command line and calls setup; the timed region starts after a
+ * barrier, so it begins together on all of them, and ends on each when its
+ * run returns; then
+ *   time_s     the slowest process's time,
+ *   tasks      the sum over the processes,
+ *   maxrss_kb  the largest process,
+ *   verify     fail if any process failed, na if any had no reference,
+ *   runtime    the runtime every process ran on ("mixed" if they differ),
+ *   threads    OpenMP threads per process (the first process's; "mixed"
+ *              fails the run if they differ),
+ * and only the first process (rank 0) prints the result line, which ends
+ * with one more field, `ranks=N`.  The exit status is the same everywhere.
+ * `allreduce_max` and `allreduce_sum` replace each of the `n` values by its
+ * maximum / sum over the processes (every process calls them together).
+ */
+struct bench_world {
+    int rank, size;
+    void (*barrier)(void);
+    void (*allreduce_max)(double *values, int n);
+    void (*allreduce_sum)(double *values, int n);
+};
+
+int bench_main_world(int argc, char **argv, const struct bench_kernel *kernel,
+                     const struct bench_world *world);
+
 /* The index of `word` in the NULL-terminated `choices`, or -1: for the
  * keyword at the front of a parameter string ("barrier,1000"). */
 int bench_choice(const char *word, const char *const choices[]);
@@ -86,6 +115,12 @@ int bench_choice(const char *word, const char *const choices[]);
  * the number of values, or -1 when the string is malformed or has more than
  * max values. */
 int bench_parse_uints(const char *s, unsigned long long *v, int max);
+
+/* Split a "key=value,key=value" parameter in place: copy it into a
+ * writable buffer, set *cursor to the buffer, then call this until it
+ * returns 0 (no more fields); 1: *key and *value name the next field; -1:
+ * a field is not KEY=VALUE with both parts non-empty. */
+int bench_next_field(char **cursor, char **key, char **value);
 
 /* Which OpenMP runtime is executing this process: "xomp", "llvm" or "gomp". */
 const char *bench_runtime_name(void);

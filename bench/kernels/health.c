@@ -463,13 +463,10 @@ static int parse_params(const char *param)
         return -1;
     strcpy(buf, param);
     unsigned seen = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '=');
-        if (!eq || eq == tok || eq[1] == '\0')
+    char *cursor = buf, *key, *val;
+    for (int got; (got = bench_next_field(&cursor, &key, &val)) != 0;) {
+        if (got < 0)
             return -1;
-        *eq = '\0';
-        const char *key = tok, *val = eq + 1;
         char *end = NULL;
         if (!strcmp(key, "sick") || !strcmp(key, "up")) {
             double d = strtod(val, &end);

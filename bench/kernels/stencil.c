@@ -4,7 +4,8 @@
  * proxy applications.  An N x N grid with fixed boundaries (top edge hot,
  * the others cold, a deterministic pseudo-random interior) takes SWEEPS
  * sweeps, each point of the interior becoming the mean of its four
- * neighbours in the previous grid (two grids, alternating).  All sweeps run
+ * neighbours in the previous grid (two grids, alternating; the grid and
+ * the update are ../common/heat2d.h, shared with the hybrid ../mpi/heat.c).  All sweeps run
  * inside ONE parallel region: each is a `#pragma omp for schedule(static)`
  * over the rows whose implicit barrier separates it from the next, so the
  * run passes one barrier per sweep and no task is created.
@@ -26,6 +27,7 @@
  * Parameter: "N,SWEEPS", 3 <= N <= 16384.
  */
 #include "../common/bench.h"
+#include "../common/heat2d.h"
 
 #include <omp.h>
 #include <stdio.h>
@@ -35,22 +37,6 @@
 static long n, sweeps;
 static double *grid[2];   /* the two grids, n * n each */
 static const double *result; /* the grid the last run ended in */
-
-static void initialise(double *g)
-{
-    uint64_t state = 20260101;
-    for (long i = 0; i < n; i++)
-        for (long j = 0; j < n; j++) {
-            double v;
-            if (i == 0)
-                v = 1.0;
-            else if (i == n - 1 || j == 0 || j == n - 1)
-                v = 0.0;
-            else
-                v = (double)(bench_rand_next(&state) >> 11) * 0x1.0p-53;
-            g[i * n + j] = v;
-        }
-}
 
 static int setup(const char *param)
 {
@@ -70,20 +56,10 @@ static int setup(const char *param)
     return 0;
 }
 
-/* One row of one sweep; the parallel and serial runs share it, so both
- * compute every point with the same instructions. */
-static inline void update_row(const double *restrict src, double *restrict dst, long i)
-{
-    const double *up = src + (i - 1) * n, *mid = src + i * n, *down = src + (i + 1) * n;
-    double *out = dst + i * n;
-    for (long j = 1; j < n - 1; j++)
-        out[j] = 0.25 * ((up[j] + down[j]) + (mid[j - 1] + mid[j + 1]));
-}
-
 /* Both grids start alike, so the boundary is right in either. */
 static void start(void)
 {
-    initialise(grid[0]);
+    heat2d_initialise(grid[0], n);
     memcpy(grid[1], grid[0], (size_t)n * (size_t)n * sizeof(double));
 }
 
@@ -98,57 +74,36 @@ static void run_parallel(void)
             double *dst = s % 2 ? g0 : g1;
 #pragma omp for schedule(static)
             for (long i = 1; i < n - 1; i++)
-                update_row(src, dst, i);
+                heat2d_update_row(src, dst, n, i);
             /* the implicit barrier: the next sweep reads what this wrote */
         }
     }
     result = grid[sweeps % 2];
 }
 
-static void serial_sweeps(double *g0, double *g1)
-{
-    for (long s = 0; s < sweeps; s++) {
-        const double *src = s % 2 ? g1 : g0;
-        double *dst = s % 2 ? g0 : g1;
-        for (long i = 1; i < n - 1; i++)
-            update_row(src, dst, i);
-    }
-}
-
 static void run_serial(void)
 {
     start();
-    serial_sweeps(grid[0], grid[1]);
+    heat2d_serial_sweeps(grid[0], grid[1], n, sweeps);
     result = grid[sweeps % 2];
 }
 
 static enum bench_verdict verify(void)
 {
-    size_t bytes = (size_t)n * (size_t)n * sizeof(double);
-    double *ref[2] = {malloc(bytes), malloc(bytes)};
-    if (!ref[0] || !ref[1]) {
-        free(ref[0]);
-        free(ref[1]);
+    double *want = heat2d_reference(n, sweeps);
+    if (!want) {
         fprintf(stderr, "stencil: out of memory for the reference\n");
         return BENCH_VERIFY_FAIL;
     }
-    initialise(ref[0]);
-    memcpy(ref[1], ref[0], bytes);
-    serial_sweeps(ref[0], ref[1]);
-    const double *want = ref[sweeps % 2];
-    long differ = 0, first = -1;
     double sum = 0;
-    for (long k = 0; k < n * n; k++) {
+    for (long k = 0; k < n * n; k++)
         sum += result[k];
-        if (memcmp(&result[k], &want[k], sizeof(double)) != 0 && differ++ == 0)
-            first = k;
-    }
+    long first, differ = heat2d_differences(result, want, n * n, &first);
     fprintf(stderr, "stencil: %ldx%ld, %ld sweeps, sum of the grid %.17g\n", n, n, sweeps, sum);
     if (differ)
         fprintf(stderr, "stencil: %ld points differ from the serial run, first (%ld,%ld): %.17g, "
                 "expected %.17g\n", differ, first / n, first % n, result[first], want[first]);
-    free(ref[0]);
-    free(ref[1]);
+    free(want);
     return differ ? BENCH_VERIFY_FAIL : BENCH_VERIFY_OK;
 }
 

@@ -11,4 +11,9 @@
  * version script (libxomp.map) assigns libgomp's symbol versions. */
 #define XOMP_EXPORT __attribute__((visibility("default")))
 
+/* The code address an entry point returns to in the program: the
+ * codeptr_ra of the OMPT callbacks it causes (src/tool/README.md).  Taken
+ * in the exported function itself and passed down. */
+#define XOMP_CODEPTR() ((const void *)__builtin_return_address(0))
+
 #endif

@@ -88,10 +88,11 @@ XOMP_EXPORT void omp_set_schedule(omp_sched_t kind, int chunk)
     }
     struct xomp_icv *v = icv();
     v->run_sched_kind = (int32_t)kind;
-    /* A chunk below 1 selects the kind's default (libgomp). */
+    /* auto has no chunk: the last one stays (libgomp).  For the others a
+     * chunk below 1 selects the kind's default (libgomp). */
     if (base == XOMP_SCHED_AUTO)
-        chunk = 0;
-    else if (chunk < 1)
+        return;
+    if (chunk < 1)
         chunk = base == XOMP_SCHED_STATIC ? 0 : 1;
     v->run_sched_chunk = chunk;
 }

@@ -20,6 +20,7 @@
 #include "../runtime/thread.h"
 #include "../sched/barrier.h"
 #include "../task/task_core.h"
+#include "../tool/ompt.h"
 #include "abi.h"
 
 #define GOMP_CANCEL_PARALLEL 1
@@ -27,10 +28,20 @@
 #define GOMP_CANCEL_SECTIONS 4
 #define GOMP_CANCEL_TASKGROUP 8
 
-XOMP_EXPORT bool GOMP_cancellation_point(int which)
+/* OMPT's flag for a construct kind of GOMP_cancel's `which`. */
+static int cancel_construct(int which)
 {
-    if (!xomp_cfg.cancellation)
-        return false;
+    if (which & GOMP_CANCEL_LOOP)
+        return ompt_cancel_loop;
+    if (which & GOMP_CANCEL_SECTIONS)
+        return ompt_cancel_sections;
+    if (which & GOMP_CANCEL_TASKGROUP)
+        return ompt_cancel_taskgroup;
+    return ompt_cancel_parallel;
+}
+
+static bool cancellation_point(int which)
+{
     struct xomp_thread *thr = xomp_self();
     struct xomp_team *team = thr->team;
     if (which & (GOMP_CANCEL_LOOP | GOMP_CANCEL_SECTIONS))
@@ -43,14 +54,32 @@ XOMP_EXPORT bool GOMP_cancellation_point(int which)
     return team && atomic_load_explicit(&team->cancelled, memory_order_acquire);
 }
 
+/* A cancellation point that finds its construct cancelled tells a tool. */
+static bool detected(int which, bool cancelled, const void *codeptr)
+{
+    if (cancelled)
+        XOMP_HOOK(xomp_ompt_cancel(xomp_self(), ompt_cancel_detected | cancel_construct(which),
+                                   codeptr));
+    return cancelled;
+}
+
+XOMP_EXPORT bool GOMP_cancellation_point(int which)
+{
+    if (!xomp_cfg.cancellation)
+        return false;
+    return detected(which, cancellation_point(which), XOMP_CODEPTR());
+}
+
 XOMP_EXPORT bool GOMP_cancel(int which, bool do_cancel)
 {
     if (!xomp_cfg.cancellation)
         return false;
+    const void *codeptr = XOMP_CODEPTR();
     if (!do_cancel)
-        return GOMP_cancellation_point(which);
+        return detected(which, cancellation_point(which), codeptr);
     struct xomp_thread *thr = xomp_self();
     struct xomp_team *team = thr->team;
+    XOMP_HOOK(xomp_ompt_cancel(thr, ompt_cancel_activated | cancel_construct(which), codeptr));
     if (which & (GOMP_CANCEL_LOOP | GOMP_CANCEL_SECTIONS)) {
         /* Orphaned: only this thread's share is cancelled, which the caller
          * does by leaving the loop. */
@@ -77,8 +106,11 @@ XOMP_EXPORT bool GOMP_barrier_cancel(void)
     struct xomp_thread *thr = xomp_self();
     if (!thr->team)
         return false;
+    const void *codeptr = XOMP_CODEPTR();
     /* Only a cancelled region makes the caller skip to its end: a `cancel
      * for` of a nowait loop before this barrier is consumed here, and the
      * region goes on (barrier.h). */
-    return xomp_barrier_wait_cancellable(thr);
+    return detected(GOMP_CANCEL_PARALLEL,
+                    xomp_barrier_wait_cancellable(thr, ompt_sync_region_barrier_explicit, codeptr),
+                    codeptr);
 }

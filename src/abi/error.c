@@ -7,6 +7,8 @@
  * msglen is (size_t)-1 for a NUL-terminated message (C), else its length
  * (Fortran); msg may be NULL.
  */
+#include "../tool/ompt.h"
+#include "../runtime/config.h"
 #include "abi.h"
 
 #include <stdlib.h>
@@ -26,8 +28,14 @@ static void print_directive_message(const char *what, const char *msg, size_t ms
     (void)ignored;
 }
 
+static size_t message_length(const char *msg, size_t msglen)
+{
+    return !msg ? 0 : msglen == (size_t)-1 ? strlen(msg) : msglen;
+}
+
 XOMP_EXPORT void GOMP_warning(const char *msg, size_t msglen)
 {
+    XOMP_HOOK(xomp_ompt_error(ompt_warning, msg, message_length(msg, msglen), XOMP_CODEPTR()));
     print_directive_message(msg ? "xomp: error directive encountered: "
                                 : "xomp: error directive encountered",
                             msg, msglen);
@@ -35,6 +43,7 @@ XOMP_EXPORT void GOMP_warning(const char *msg, size_t msglen)
 
 XOMP_EXPORT void GOMP_error(const char *msg, size_t msglen)
 {
+    XOMP_HOOK(xomp_ompt_error(ompt_fatal, msg, message_length(msg, msglen), XOMP_CODEPTR()));
     print_directive_message(msg ? "xomp: fatal error: error directive encountered: "
                                 : "xomp: fatal error: error directive encountered",
                             msg, msglen);

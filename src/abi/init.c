@@ -11,6 +11,7 @@
 #include "../prof/stats.h"
 #include "../topo/cpus.h"
 #include "../topo/numa.h"
+#include "../tool/ompt.h"
 #include "../topo/topo.h"
 #include "abi.h"
 
@@ -41,8 +42,9 @@ __attribute__((constructor)) static void xomp_init(void)
     xomp_places_init();
     xomp_topology_init(); /* before the initial thread is bound below */
     if (xomp_places_count() > 0) {
-        /* OMP_PLACES alone turns binding on (bind-var true), as in libgomp. */
-        if (xomp_cfg.places_set && !getenv("OMP_PROC_BIND"))
+        /* OMP_PLACES or GOMP_CPU_AFFINITY alone turns binding on (bind-var
+         * true), as in libgomp. */
+        if ((xomp_cfg.places || xomp_cfg.cpu_affinity) && !getenv("OMP_PROC_BIND"))
             xomp_cfg.icv.bind = XOMP_BIND_TRUE;
         xomp_cfg.icv.part_first = 0;
         xomp_cfg.icv.part_len = (uint16_t)xomp_places_count();
@@ -56,4 +58,6 @@ __attribute__((constructor)) static void xomp_init(void)
         atexit(xomp_stats_print);
     if (xomp_cfg.display_env)
         xomp_display_env(xomp_cfg.display_env == 2);
+    /* Last: a tool sees a runtime that is ready (OMPT, src/tool). */
+    xomp_ompt_init();
 }

@@ -16,6 +16,7 @@
 #include "../runtime/log.h"
 #include "../runtime/mutex.h"
 #include "../runtime/thread.h"
+#include "../tool/ompt.h"
 #include "abi.h"
 
 #include <sys/syscall.h>
@@ -46,27 +47,55 @@ static inline struct nest_lock *nest(omp_nest_lock_t *lock)
     return (struct nest_lock *)(void *)lock;
 }
 
+/* ---- OMPT events (src/tool): kept out of the lock paths' way ---- */
+
+static __attribute__((noinline)) void lock_init_event(void *lock, ompt_mutex_t kind,
+                                                      omp_sync_hint_t hint, const void *codeptr)
+{
+    xomp_ompt_lock_init(xomp_self(), kind, (unsigned)hint, lock, codeptr);
+}
+
+static __attribute__((noinline)) void set_lock_hooked(omp_lock_t *lock, const void *codeptr)
+{
+    struct xomp_thread *thr = xomp_self();
+    int saved = xomp_ompt_mutex_acquire(thr, ompt_mutex_lock, 0, XOMP_OMPT_IMPL_FUTEX, lock,
+                                        codeptr);
+    xomp_mutex_lock(lock_word(lock));
+    xomp_ompt_mutex_acquired(thr, ompt_mutex_lock, lock, codeptr, saved);
+}
+
 /* ---- simple locks (OMP_3.0 ABI) ---- */
+
+static void init_lock(omp_lock_t *lock, omp_sync_hint_t hint, const void *codeptr)
+{
+    atomic_init(lock_word(lock), 0);
+    if (XOMP_HOOKS_ON())
+        lock_init_event(lock, ompt_mutex_lock, hint, codeptr);
+}
 
 XOMP_EXPORT V30(omp_init_lock) V25(omp_init_lock) void xomp_init_lock(omp_lock_t *lock)
 {
-    atomic_init(lock_word(lock), 0);
+    init_lock(lock, omp_sync_hint_none, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void omp_init_lock_with_hint(omp_lock_t *lock, omp_sync_hint_t hint)
 {
-    (void)hint;
-    xomp_init_lock(lock);
+    init_lock(lock, hint, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT V30(omp_destroy_lock) V25(omp_destroy_lock) void xomp_destroy_lock(omp_lock_t *lock)
 {
     if (atomic_load_explicit(lock_word(lock), memory_order_relaxed) != 0)
         xomp_warn("omp_destroy_lock: the lock is still set");
+    XOMP_HOOK(xomp_ompt_lock_destroy(xomp_self(), ompt_mutex_lock, lock, XOMP_CODEPTR()));
 }
 
 XOMP_EXPORT V30(omp_set_lock) V25(omp_set_lock) void xomp_set_lock(omp_lock_t *lock)
 {
+    if (XOMP_HOOKS_ON()) {
+        set_lock_hooked(lock, XOMP_CODEPTR());
+        return;
+    }
     xomp_mutex_lock(lock_word(lock));
 }
 
@@ -77,33 +106,52 @@ XOMP_EXPORT V30(omp_unset_lock) V25(omp_unset_lock) void xomp_unset_lock(omp_loc
         return;
     }
     xomp_mutex_unlock(lock_word(lock));
+    XOMP_HOOK(xomp_ompt_mutex_released(xomp_self(), ompt_mutex_lock, lock, XOMP_CODEPTR()));
 }
 
 XOMP_EXPORT V30(omp_test_lock) V25(omp_test_lock) int xomp_test_lock(omp_lock_t *lock)
 {
-    return xomp_mutex_trylock(lock_word(lock));
+    if (!XOMP_HOOKS_ON())
+        return xomp_mutex_trylock(lock_word(lock));
+    struct xomp_thread *thr = xomp_self();
+    const void *codeptr = XOMP_CODEPTR();
+    int saved = xomp_ompt_mutex_acquire(thr, ompt_mutex_test_lock, 0, XOMP_OMPT_IMPL_FUTEX, lock,
+                                        codeptr);
+    bool got = xomp_mutex_trylock(lock_word(lock));
+    if (got)
+        xomp_ompt_mutex_acquired(thr, ompt_mutex_test_lock, lock, codeptr, saved);
+    else
+        xomp_ompt_mutex_not_acquired(thr, saved);
+    return got;
 }
 
 /* ---- nestable locks (OMP_3.0 ABI): owned by the current task ---- */
 
-XOMP_EXPORT V30(omp_init_nest_lock) void xomp_init_nest_lock(omp_nest_lock_t *lock)
+static void init_nest_lock(omp_nest_lock_t *lock, omp_sync_hint_t hint, const void *codeptr)
 {
     struct nest_lock *l = nest(lock);
     atomic_init(&l->word, 0);
     l->count = 0;
     l->owner = NULL;
+    if (XOMP_HOOKS_ON())
+        lock_init_event(lock, ompt_mutex_nest_lock, hint, codeptr);
+}
+
+XOMP_EXPORT V30(omp_init_nest_lock) void xomp_init_nest_lock(omp_nest_lock_t *lock)
+{
+    init_nest_lock(lock, omp_sync_hint_none, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void omp_init_nest_lock_with_hint(omp_nest_lock_t *lock, omp_sync_hint_t hint)
 {
-    (void)hint;
-    xomp_init_nest_lock(lock);
+    init_nest_lock(lock, hint, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT V30(omp_destroy_nest_lock) void xomp_destroy_nest_lock(omp_nest_lock_t *lock)
 {
     if (nest(lock)->count)
         xomp_warn("omp_destroy_nest_lock: the lock is still set");
+    XOMP_HOOK(xomp_ompt_lock_destroy(xomp_self(), ompt_mutex_nest_lock, lock, XOMP_CODEPTR()));
 }
 
 /* Reading owner without holding the lock is fine: only the holder writes
@@ -113,40 +161,70 @@ static inline void *nest_owner(struct nest_lock *l)
     return __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
 }
 
+/* OMPT: every set is a mutex_acquire; the first is then acquired, a
+ * nested one a nest_lock begin (as LLVM libomp reports them). */
 XOMP_EXPORT V30(omp_set_nest_lock) void xomp_set_nest_lock(omp_nest_lock_t *lock)
 {
     struct nest_lock *l = nest(lock);
-    void *me = xomp_self()->task;
+    struct xomp_thread *thr = xomp_self();
+    const void *codeptr = XOMP_CODEPTR();
+    int saved = 0;
+    XOMP_HOOK(saved = xomp_ompt_mutex_acquire(thr, ompt_mutex_nest_lock, 0, XOMP_OMPT_IMPL_FUTEX,
+                                              lock, codeptr));
+    void *me = thr->task;
     if (nest_owner(l) != me) {
         xomp_mutex_lock(&l->word);
         __atomic_store_n(&l->owner, me, __ATOMIC_RELAXED);
+        l->count++;
+        XOMP_HOOK(xomp_ompt_mutex_acquired(thr, ompt_mutex_nest_lock, lock, codeptr, saved));
+        return;
     }
     l->count++;
+    XOMP_HOOK(xomp_ompt_mutex_not_acquired(thr, saved);
+              xomp_ompt_nest_lock(thr, ompt_scope_begin, lock, codeptr));
 }
 
 XOMP_EXPORT V30(omp_unset_nest_lock) void xomp_unset_nest_lock(omp_nest_lock_t *lock)
 {
     struct nest_lock *l = nest(lock);
-    if (nest_owner(l) != xomp_self()->task || l->count == 0) {
+    struct xomp_thread *thr = xomp_self();
+    if (nest_owner(l) != thr->task || l->count == 0) {
         xomp_warn("omp_unset_nest_lock: the lock is not owned by this task; ignored");
         return;
     }
     if (--l->count == 0) {
         __atomic_store_n(&l->owner, NULL, __ATOMIC_RELAXED);
         xomp_mutex_unlock(&l->word);
+        XOMP_HOOK(xomp_ompt_mutex_released(thr, ompt_mutex_nest_lock, lock, XOMP_CODEPTR()));
+        return;
     }
+    XOMP_HOOK(xomp_ompt_nest_lock(thr, ompt_scope_end, lock, XOMP_CODEPTR()));
 }
 
 XOMP_EXPORT V30(omp_test_nest_lock) int xomp_test_nest_lock(omp_nest_lock_t *lock)
 {
     struct nest_lock *l = nest(lock);
-    void *me = xomp_self()->task;
+    struct xomp_thread *thr = xomp_self();
+    const void *codeptr = XOMP_CODEPTR();
+    int saved = 0;
+    XOMP_HOOK(saved = xomp_ompt_mutex_acquire(thr, ompt_mutex_test_nest_lock, 0,
+                                              XOMP_OMPT_IMPL_FUTEX, lock, codeptr));
+    void *me = thr->task;
     if (nest_owner(l) != me) {
-        if (!xomp_mutex_trylock(&l->word))
+        if (!xomp_mutex_trylock(&l->word)) {
+            XOMP_HOOK(xomp_ompt_mutex_not_acquired(thr, saved));
             return 0;
+        }
         __atomic_store_n(&l->owner, me, __ATOMIC_RELAXED);
+        int count = (int)++l->count;
+        XOMP_HOOK(
+            xomp_ompt_mutex_acquired(thr, ompt_mutex_test_nest_lock, lock, codeptr, saved));
+        return count;
     }
-    return (int)++l->count;
+    int count = (int)++l->count;
+    XOMP_HOOK(xomp_ompt_mutex_not_acquired(thr, saved);
+              xomp_ompt_nest_lock(thr, ompt_scope_begin, lock, codeptr));
+    return count;
 }
 
 /* ---- OpenMP 2.5 ABI (OMP_1.0): nestable locks owned by threads ---- */

@@ -42,13 +42,13 @@ static bool copy_out(bool got, const uint64_t *s, const uint64_t *e, long *istar
     return got;
 }
 
-static bool long_start(long start, long end, long incr, struct xomp_sched s, bool ordered,
+static bool long_start(const void *codeptr, long start, long end, long incr, struct xomp_sched s, bool ordered,
                        uintptr_t *reductions, void **mem, long *istart, long *iend)
 {
     struct xomp_loop l;
     xomp_loop_of_long(&l, start, end, incr);
     struct xomp_loop_args a = {.loop = &l, .sched = s, .ordered = ordered, .mem = mem,
-                              .reductions = reductions};
+                              .reductions = reductions, .codeptr = codeptr};
     uint64_t vs = 0, ve = 0;
     return copy_out(xomp_loop_start(&a, istart ? &vs : NULL, &ve), &vs, &ve, istart, iend);
 }
@@ -59,7 +59,7 @@ static bool long_next(long *istart, long *iend)
     return copy_out(xomp_loop_next_inline(&vs, &ve), &vs, &ve, istart, iend);
 }
 
-static bool long_doacross_start(unsigned ncounts, const long *counts, struct xomp_sched s,
+static bool long_doacross_start(const void *codeptr, unsigned ncounts, const long *counts, struct xomp_sched s,
                                 uintptr_t *reductions, void **mem, long *istart, long *iend)
 {
     if (ncounts > XOMP_DOACROSS_MAX_DIMS)
@@ -71,23 +71,34 @@ static bool long_doacross_start(unsigned ncounts, const long *counts, struct xom
     struct xomp_loop l;
     xomp_loop_of_long(&l, 0, ncounts ? (long)dims[0] : 0, 1);
     struct xomp_loop_args a = {.loop = &l, .sched = s, .ndims = ncounts, .dims = dims, .mem = mem,
-                              .reductions = reductions};
+                              .reductions = reductions, .codeptr = codeptr};
     uint64_t vs = 0, ve = 0;
     return copy_out(xomp_loop_start(&a, istart ? &vs : NULL, &ve), &vs, &ve, istart, iend);
 }
 
-static void parallel_loop(void (*fn)(void *), void *data, unsigned num_threads, long start,
-                          long end, long incr, struct xomp_sched s, unsigned flags)
+static void parallel_loop_begin(const void *codeptr, bool runtime_invokes, void (*fn)(void *),
+                                void *data, unsigned num_threads, long start, long end, long incr,
+                                struct xomp_sched s, unsigned flags)
 {
     struct xomp_loop l;
     xomp_loop_of_long(&l, start, end, incr);
-    xomp_parallel_loop_start(fn, data, num_threads, flags, &l, s);
+    xomp_parallel_loop_start(fn, data, num_threads, flags, &l, s, false, codeptr,
+                             runtime_invokes);
 }
 
-static void parallel_loop_run(void (*fn)(void *), void *data, unsigned num_threads, long start,
-                              long end, long incr, struct xomp_sched s, unsigned flags)
+/* The legacy split form: the program runs fn for the master. */
+static void parallel_loop(const void *codeptr, void (*fn)(void *), void *data,
+                          unsigned num_threads, long start, long end, long incr,
+                          struct xomp_sched s, unsigned flags)
 {
-    parallel_loop(fn, data, num_threads, start, end, incr, s, flags);
+    parallel_loop_begin(codeptr, false, fn, data, num_threads, start, end, incr, s, flags);
+}
+
+static void parallel_loop_run(const void *codeptr, void (*fn)(void *), void *data,
+                              unsigned num_threads, long start, long end, long incr,
+                              struct xomp_sched s, unsigned flags)
+{
+    parallel_loop_begin(codeptr, true, fn, data, num_threads, start, end, incr, s, flags);
     fn(data);
     xomp_parallel_end();
 }
@@ -97,62 +108,62 @@ static void parallel_loop_run(void (*fn)(void *), void *data, unsigned num_threa
 XOMP_EXPORT bool GOMP_loop_static_start(long start, long end, long incr, long chunk,
                                         long *istart, long *iend)
 {
-    return long_start(start, end, incr, clause(XOMP_SCHED_STATIC, chunk), false, NULL, NULL, istart,
+    return long_start(XOMP_CODEPTR(), start, end, incr, clause(XOMP_SCHED_STATIC, chunk), false, NULL, NULL, istart,
                       iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_dynamic_start(long start, long end, long incr, long chunk,
                                          long *istart, long *iend)
 {
-    return long_start(start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), false, NULL, NULL,
+    return long_start(XOMP_CODEPTR(), start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), false, NULL, NULL,
                       istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_guided_start(long start, long end, long incr, long chunk,
                                         long *istart, long *iend)
 {
-    return long_start(start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), false, NULL, NULL, istart,
+    return long_start(XOMP_CODEPTR(), start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), false, NULL, NULL, istart,
                       iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_nonmonotonic_dynamic_start(long start, long end, long incr,
                                                       long chunk, long *istart, long *iend)
 {
-    return long_start(start, end, incr, nonmonotonic(XOMP_SCHED_DYNAMIC, chunk), false, NULL, NULL,
+    return long_start(XOMP_CODEPTR(), start, end, incr, nonmonotonic(XOMP_SCHED_DYNAMIC, chunk), false, NULL, NULL,
                       istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_nonmonotonic_guided_start(long start, long end, long incr,
                                                      long chunk, long *istart, long *iend)
 {
-    return long_start(start, end, incr, nonmonotonic(XOMP_SCHED_GUIDED, chunk), false, NULL, NULL,
+    return long_start(XOMP_CODEPTR(), start, end, incr, nonmonotonic(XOMP_SCHED_GUIDED, chunk), false, NULL, NULL,
                       istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_runtime_start(long start, long end, long incr, long *istart,
                                          long *iend)
 {
-    return long_start(start, end, incr, xomp_sched_runtime_modified(true), false, NULL, NULL,
+    return long_start(XOMP_CODEPTR(), start, end, incr, xomp_sched_runtime_modified(true), false, NULL, NULL,
                       istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_nonmonotonic_runtime_start(long start, long end, long incr,
                                                       long *istart, long *iend)
 {
-    return long_start(start, end, incr, xomp_sched_runtime_modified(false), false, NULL, NULL,
+    return long_start(XOMP_CODEPTR(), start, end, incr, xomp_sched_runtime_modified(false), false, NULL, NULL,
                       istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_maybe_nonmonotonic_runtime_start(long start, long end, long incr,
                                                             long *istart, long *iend)
 {
-    return long_start(start, end, incr, xomp_sched_runtime(), false, NULL, NULL, istart, iend);
+    return long_start(XOMP_CODEPTR(), start, end, incr, xomp_sched_runtime(), false, NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk,
                                  long *istart, long *iend, uintptr_t *reductions, void **mem)
 {
-    return long_start(start, end, incr, xomp_sched_of_gomp(sched, chunk_of(chunk)), false,
+    return long_start(XOMP_CODEPTR(), start, end, incr, xomp_sched_of_gomp(sched, chunk_of(chunk)), false,
                       reductions, mem, istart, iend);
 }
 
@@ -201,35 +212,35 @@ XOMP_EXPORT bool GOMP_loop_maybe_nonmonotonic_runtime_next(long *istart, long *i
 XOMP_EXPORT bool GOMP_loop_ordered_static_start(long start, long end, long incr, long chunk,
                                                 long *istart, long *iend)
 {
-    return long_start(start, end, incr, clause(XOMP_SCHED_STATIC, chunk), true, NULL, NULL,
+    return long_start(XOMP_CODEPTR(), start, end, incr, clause(XOMP_SCHED_STATIC, chunk), true, NULL, NULL,
                       istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ordered_dynamic_start(long start, long end, long incr, long chunk,
                                                  long *istart, long *iend)
 {
-    return long_start(start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), true, NULL, NULL, istart,
+    return long_start(XOMP_CODEPTR(), start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), true, NULL, NULL, istart,
                       iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ordered_guided_start(long start, long end, long incr, long chunk,
                                                 long *istart, long *iend)
 {
-    return long_start(start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), true, NULL, NULL,
+    return long_start(XOMP_CODEPTR(), start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), true, NULL, NULL,
                       istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ordered_runtime_start(long start, long end, long incr, long *istart,
                                                  long *iend)
 {
-    return long_start(start, end, incr, xomp_sched_runtime(), true, NULL, NULL, istart, iend);
+    return long_start(XOMP_CODEPTR(), start, end, incr, xomp_sched_runtime(), true, NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ordered_start(long start, long end, long incr, long sched,
                                          long chunk, long *istart, long *iend,
                                          uintptr_t *reductions, void **mem)
 {
-    return long_start(start, end, incr, xomp_sched_of_gomp(sched, chunk_of(chunk)), true,
+    return long_start(XOMP_CODEPTR(), start, end, incr, xomp_sched_of_gomp(sched, chunk_of(chunk)), true,
                       reductions, mem, istart, iend);
 }
 
@@ -258,35 +269,35 @@ XOMP_EXPORT bool GOMP_loop_ordered_runtime_next(long *istart, long *iend)
 XOMP_EXPORT bool GOMP_loop_doacross_static_start(unsigned ncounts, long *counts, long chunk,
                                                  long *istart, long *iend)
 {
-    return long_doacross_start(ncounts, counts, clause(XOMP_SCHED_STATIC, chunk), NULL, NULL,
+    return long_doacross_start(XOMP_CODEPTR(), ncounts, counts, clause(XOMP_SCHED_STATIC, chunk), NULL, NULL,
                                istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_doacross_dynamic_start(unsigned ncounts, long *counts, long chunk,
                                                   long *istart, long *iend)
 {
-    return long_doacross_start(ncounts, counts, clause(XOMP_SCHED_DYNAMIC, chunk), NULL, NULL,
+    return long_doacross_start(XOMP_CODEPTR(), ncounts, counts, clause(XOMP_SCHED_DYNAMIC, chunk), NULL, NULL,
                                istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_doacross_guided_start(unsigned ncounts, long *counts, long chunk,
                                                  long *istart, long *iend)
 {
-    return long_doacross_start(ncounts, counts, clause(XOMP_SCHED_GUIDED, chunk), NULL, NULL,
+    return long_doacross_start(XOMP_CODEPTR(), ncounts, counts, clause(XOMP_SCHED_GUIDED, chunk), NULL, NULL,
                                istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long *counts, long *istart,
                                                   long *iend)
 {
-    return long_doacross_start(ncounts, counts, xomp_sched_runtime(), NULL, NULL, istart, iend);
+    return long_doacross_start(XOMP_CODEPTR(), ncounts, counts, xomp_sched_runtime(), NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk,
                                           long *istart, long *iend, uintptr_t *reductions,
                                           void **mem)
 {
-    return long_doacross_start(ncounts, counts, xomp_sched_of_gomp(sched, chunk_of(chunk)),
+    return long_doacross_start(XOMP_CODEPTR(), ncounts, counts, xomp_sched_of_gomp(sched, chunk_of(chunk)),
                                reductions, mem, istart, iend);
 }
 
@@ -296,35 +307,35 @@ XOMP_EXPORT void GOMP_parallel_loop_static_start(void (*fn)(void *), void *data,
                                                  unsigned num_threads, long start, long end,
                                                  long incr, long chunk)
 {
-    parallel_loop(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_STATIC, chunk), 0);
+    parallel_loop(XOMP_CODEPTR(), fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_STATIC, chunk), 0);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_dynamic_start(void (*fn)(void *), void *data,
                                                   unsigned num_threads, long start, long end,
                                                   long incr, long chunk)
 {
-    parallel_loop(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), 0);
+    parallel_loop(XOMP_CODEPTR(), fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk), 0);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_guided_start(void (*fn)(void *), void *data,
                                                  unsigned num_threads, long start, long end,
                                                  long incr, long chunk)
 {
-    parallel_loop(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), 0);
+    parallel_loop(XOMP_CODEPTR(), fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_GUIDED, chunk), 0);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_runtime_start(void (*fn)(void *), void *data,
                                                   unsigned num_threads, long start, long end,
                                                   long incr)
 {
-    parallel_loop(fn, data, num_threads, start, end, incr, xomp_sched_runtime_modified(true), 0);
+    parallel_loop(XOMP_CODEPTR(), fn, data, num_threads, start, end, incr, xomp_sched_runtime_modified(true), 0);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_static(void (*fn)(void *), void *data, unsigned num_threads,
                                            long start, long end, long incr, long chunk,
                                            unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_STATIC, chunk),
+    parallel_loop_run(XOMP_CODEPTR(), fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_STATIC, chunk),
                       flags);
 }
 
@@ -332,7 +343,7 @@ XOMP_EXPORT void GOMP_parallel_loop_dynamic(void (*fn)(void *), void *data, unsi
                                             long start, long end, long incr, long chunk,
                                             unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk),
+    parallel_loop_run(XOMP_CODEPTR(), fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_DYNAMIC, chunk),
                       flags);
 }
 
@@ -340,14 +351,14 @@ XOMP_EXPORT void GOMP_parallel_loop_guided(void (*fn)(void *), void *data, unsig
                                            long start, long end, long incr, long chunk,
                                            unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_GUIDED, chunk),
+    parallel_loop_run(XOMP_CODEPTR(), fn, data, num_threads, start, end, incr, clause(XOMP_SCHED_GUIDED, chunk),
                       flags);
 }
 
 XOMP_EXPORT void GOMP_parallel_loop_runtime(void (*fn)(void *), void *data, unsigned num_threads,
                                             long start, long end, long incr, unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start, end, incr, xomp_sched_runtime_modified(true),
+    parallel_loop_run(XOMP_CODEPTR(), fn, data, num_threads, start, end, incr, xomp_sched_runtime_modified(true),
                       flags);
 }
 
@@ -356,7 +367,7 @@ XOMP_EXPORT void GOMP_parallel_loop_nonmonotonic_dynamic(void (*fn)(void *), voi
                                                          long end, long incr, long chunk,
                                                          unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start, end, incr, nonmonotonic(XOMP_SCHED_DYNAMIC, chunk),
+    parallel_loop_run(XOMP_CODEPTR(), fn, data, num_threads, start, end, incr, nonmonotonic(XOMP_SCHED_DYNAMIC, chunk),
                       flags);
 }
 
@@ -365,7 +376,7 @@ XOMP_EXPORT void GOMP_parallel_loop_nonmonotonic_guided(void (*fn)(void *), void
                                                         long end, long incr, long chunk,
                                                         unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start, end, incr, nonmonotonic(XOMP_SCHED_GUIDED, chunk),
+    parallel_loop_run(XOMP_CODEPTR(), fn, data, num_threads, start, end, incr, nonmonotonic(XOMP_SCHED_GUIDED, chunk),
                       flags);
 }
 
@@ -373,7 +384,7 @@ XOMP_EXPORT void GOMP_parallel_loop_nonmonotonic_runtime(void (*fn)(void *), voi
                                                          unsigned num_threads, long start,
                                                          long end, long incr, unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start, end, incr, xomp_sched_runtime_modified(false),
+    parallel_loop_run(XOMP_CODEPTR(), fn, data, num_threads, start, end, incr, xomp_sched_runtime_modified(false),
                       flags);
 }
 
@@ -382,22 +393,22 @@ XOMP_EXPORT void GOMP_parallel_loop_maybe_nonmonotonic_runtime(void (*fn)(void *
                                                                long end, long incr,
                                                                unsigned flags)
 {
-    parallel_loop_run(fn, data, num_threads, start, end, incr, xomp_sched_runtime(), flags);
+    parallel_loop_run(XOMP_CODEPTR(), fn, data, num_threads, start, end, incr, xomp_sched_runtime(), flags);
 }
 
 /* ---- the end of a loop ---- */
 
 XOMP_EXPORT void GOMP_loop_end(void)
 {
-    xomp_loop_end(XOMP_LOOP_END_BARRIER);
+    xomp_loop_end(XOMP_LOOP_END_BARRIER, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void GOMP_loop_end_nowait(void)
 {
-    xomp_loop_end(XOMP_LOOP_END_NOWAIT);
+    xomp_loop_end(XOMP_LOOP_END_NOWAIT, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT bool GOMP_loop_end_cancel(void)
 {
-    return xomp_loop_end(XOMP_LOOP_END_CANCEL);
+    return xomp_loop_end(XOMP_LOOP_END_CANCEL, XOMP_CODEPTR());
 }

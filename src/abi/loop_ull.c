@@ -29,13 +29,13 @@ static bool copy_out(bool got, const uint64_t *s, const uint64_t *e, ull *istart
     return got;
 }
 
-static bool ull_start(bool up, ull start, ull end, ull incr, struct xomp_sched s, bool ordered,
+static bool ull_start(const void *codeptr, bool up, ull start, ull end, ull incr, struct xomp_sched s, bool ordered,
                       uintptr_t *reductions, void **mem, ull *istart, ull *iend)
 {
     struct xomp_loop l;
     xomp_loop_of_ull(&l, up, start, end, incr);
     struct xomp_loop_args a = {.loop = &l, .sched = s, .ordered = ordered, .mem = mem,
-                              .reductions = reductions};
+                              .reductions = reductions, .codeptr = codeptr};
     uint64_t vs = 0, ve = 0;
     return copy_out(xomp_loop_start(&a, istart ? &vs : NULL, &ve), &vs, &ve, istart, iend);
 }
@@ -46,7 +46,7 @@ static bool ull_next(ull *istart, ull *iend)
     return copy_out(xomp_loop_next_inline(&vs, &ve), &vs, &ve, istart, iend);
 }
 
-static bool ull_doacross_start(unsigned ncounts, const ull *counts, struct xomp_sched s,
+static bool ull_doacross_start(const void *codeptr, unsigned ncounts, const ull *counts, struct xomp_sched s,
                                uintptr_t *reductions, void **mem, ull *istart, ull *iend)
 {
     if (ncounts > XOMP_DOACROSS_MAX_DIMS)
@@ -58,7 +58,7 @@ static bool ull_doacross_start(unsigned ncounts, const ull *counts, struct xomp_
     struct xomp_loop l;
     xomp_loop_of_ull(&l, true, 0, ncounts ? dims[0] : 0, 1);
     struct xomp_loop_args a = {.loop = &l, .sched = s, .ndims = ncounts, .dims = dims, .mem = mem,
-                              .reductions = reductions};
+                              .reductions = reductions, .codeptr = codeptr};
     uint64_t vs = 0, ve = 0;
     return copy_out(xomp_loop_start(&a, istart ? &vs : NULL, &ve), &vs, &ve, istart, iend);
 }
@@ -68,49 +68,49 @@ static bool ull_doacross_start(unsigned ncounts, const ull *counts, struct xomp_
 XOMP_EXPORT bool GOMP_loop_ull_static_start(bool up, ull start, ull end, ull incr, ull chunk,
                                             ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_STATIC, chunk), false, NULL,
+    return ull_start(XOMP_CODEPTR(), up, start, end, incr, xomp_sched_make(XOMP_SCHED_STATIC, chunk), false, NULL,
                      NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_dynamic_start(bool up, ull start, ull end, ull incr, ull chunk,
                                              ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), false,
+    return ull_start(XOMP_CODEPTR(), up, start, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), false,
                      NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_guided_start(bool up, ull start, ull end, ull incr, ull chunk,
                                             ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), false, NULL,
+    return ull_start(XOMP_CODEPTR(), up, start, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), false, NULL,
                      NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_dynamic_start(bool up, ull start, ull end, ull incr,
                                                           ull chunk, ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, nonmonotonic(XOMP_SCHED_DYNAMIC, chunk), false,
+    return ull_start(XOMP_CODEPTR(), up, start, end, incr, nonmonotonic(XOMP_SCHED_DYNAMIC, chunk), false,
                      NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_guided_start(bool up, ull start, ull end, ull incr,
                                                          ull chunk, ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, nonmonotonic(XOMP_SCHED_GUIDED, chunk), false, NULL,
+    return ull_start(XOMP_CODEPTR(), up, start, end, incr, nonmonotonic(XOMP_SCHED_GUIDED, chunk), false, NULL,
                      NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_runtime_start(bool up, ull start, ull end, ull incr, ull *istart,
                                              ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_runtime_modified(true), false, NULL, NULL,
+    return ull_start(XOMP_CODEPTR(), up, start, end, incr, xomp_sched_runtime_modified(true), false, NULL, NULL,
                      istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_runtime_start(bool up, ull start, ull end, ull incr,
                                                           ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_runtime_modified(false), false, NULL, NULL,
+    return ull_start(XOMP_CODEPTR(), up, start, end, incr, xomp_sched_runtime_modified(false), false, NULL, NULL,
                      istart, iend);
 }
 
@@ -118,14 +118,14 @@ XOMP_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_start(bool up, ull sta
                                                                 ull incr, ull *istart,
                                                                 ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_runtime(), false, NULL, NULL, istart, iend);
+    return ull_start(XOMP_CODEPTR(), up, start, end, incr, xomp_sched_runtime(), false, NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr, long sched,
                                      ull chunk, ull *istart, ull *iend, uintptr_t *reductions,
                                      void **mem)
 {
-    return ull_start(up, start, end, incr, xomp_sched_of_gomp(sched, chunk), false, reductions,
+    return ull_start(XOMP_CODEPTR(), up, start, end, incr, xomp_sched_of_gomp(sched, chunk), false, reductions,
                      mem, istart, iend);
 }
 
@@ -174,35 +174,35 @@ XOMP_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_next(ull *istart, ull 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_static_start(bool up, ull start, ull end, ull incr,
                                                     ull chunk, ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_STATIC, chunk), true, NULL,
+    return ull_start(XOMP_CODEPTR(), up, start, end, incr, xomp_sched_make(XOMP_SCHED_STATIC, chunk), true, NULL,
                      NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_dynamic_start(bool up, ull start, ull end, ull incr,
                                                      ull chunk, ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), true, NULL,
+    return ull_start(XOMP_CODEPTR(), up, start, end, incr, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), true, NULL,
                      NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_guided_start(bool up, ull start, ull end, ull incr,
                                                     ull chunk, ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), true, NULL,
+    return ull_start(XOMP_CODEPTR(), up, start, end, incr, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), true, NULL,
                      NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_runtime_start(bool up, ull start, ull end, ull incr,
                                                      ull *istart, ull *iend)
 {
-    return ull_start(up, start, end, incr, xomp_sched_runtime(), true, NULL, NULL, istart, iend);
+    return ull_start(XOMP_CODEPTR(), up, start, end, incr, xomp_sched_runtime(), true, NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull start, ull end, ull incr, long sched,
                                              ull chunk, ull *istart, ull *iend,
                                              uintptr_t *reductions, void **mem)
 {
-    return ull_start(up, start, end, incr, xomp_sched_of_gomp(sched, chunk), true, reductions,
+    return ull_start(XOMP_CODEPTR(), up, start, end, incr, xomp_sched_of_gomp(sched, chunk), true, reductions,
                      mem, istart, iend);
 }
 
@@ -231,34 +231,34 @@ XOMP_EXPORT bool GOMP_loop_ull_ordered_runtime_next(ull *istart, ull *iend)
 XOMP_EXPORT bool GOMP_loop_ull_doacross_static_start(unsigned ncounts, ull *counts, ull chunk,
                                                      ull *istart, ull *iend)
 {
-    return ull_doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_STATIC, chunk), NULL,
+    return ull_doacross_start(XOMP_CODEPTR(), ncounts, counts, xomp_sched_make(XOMP_SCHED_STATIC, chunk), NULL,
                               NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_doacross_dynamic_start(unsigned ncounts, ull *counts, ull chunk,
                                                       ull *istart, ull *iend)
 {
-    return ull_doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), NULL,
+    return ull_doacross_start(XOMP_CODEPTR(), ncounts, counts, xomp_sched_make(XOMP_SCHED_DYNAMIC, chunk), NULL,
                               NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_doacross_guided_start(unsigned ncounts, ull *counts, ull chunk,
                                                      ull *istart, ull *iend)
 {
-    return ull_doacross_start(ncounts, counts, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), NULL,
+    return ull_doacross_start(XOMP_CODEPTR(), ncounts, counts, xomp_sched_make(XOMP_SCHED_GUIDED, chunk), NULL,
                               NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, ull *counts, ull *istart,
                                                       ull *iend)
 {
-    return ull_doacross_start(ncounts, counts, xomp_sched_runtime(), NULL, NULL, istart, iend);
+    return ull_doacross_start(XOMP_CODEPTR(), ncounts, counts, xomp_sched_runtime(), NULL, NULL, istart, iend);
 }
 
 XOMP_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, ull *counts, long sched,
                                               ull chunk, ull *istart, ull *iend,
                                               uintptr_t *reductions, void **mem)
 {
-    return ull_doacross_start(ncounts, counts, xomp_sched_of_gomp(sched, chunk), reductions, mem,
+    return ull_doacross_start(XOMP_CODEPTR(), ncounts, counts, xomp_sched_of_gomp(sched, chunk), reductions, mem,
                               istart, iend);
 }

@@ -12,12 +12,12 @@
 
 XOMP_EXPORT void GOMP_ordered_start(void)
 {
-    xomp_ordered_start();
+    xomp_ordered_start(XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void GOMP_ordered_end(void)
 {
-    xomp_ordered_end();
+    xomp_ordered_end(XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void GOMP_doacross_post(long *counts)

@@ -6,12 +6,12 @@
 XOMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
                                unsigned flags)
 {
-    xomp_parallel(fn, data, num_threads, flags);
+    xomp_parallel(fn, data, num_threads, flags, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
 {
-    xomp_parallel_start(fn, data, num_threads, 0);
+    xomp_parallel_start(fn, data, num_threads, 0, XOMP_CODEPTR(), false);
 }
 
 XOMP_EXPORT void GOMP_parallel_end(void)

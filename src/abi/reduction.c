@@ -36,7 +36,8 @@ XOMP_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, un
     struct xomp_thread *thr = xomp_self();
     unsigned n = xomp_resolve_num_threads(thr, num_threads);
     struct xomp_taskgroup *tg = xomp_parallel_reduction_taskgroup(*(uintptr_t **)data, n, thr);
-    n = xomp_parallel_start_in_taskgroup(fn, data, n, flags, tg);
+    n = xomp_parallel_start_in_taskgroup(fn, data, n, flags, tg, num_threads, XOMP_CODEPTR(),
+                                         true);
     fn(data);
     xomp_parallel_end();
     xomp_taskgroup_delete(thr, tg);

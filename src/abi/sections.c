@@ -21,32 +21,39 @@ static void sections_loop(struct xomp_loop *l, unsigned count)
 }
 
 
-static unsigned sections_start(unsigned count, uintptr_t *reductions, void **mem)
+static unsigned sections_start(unsigned count, uintptr_t *reductions, void **mem,
+                               const void *codeptr)
 {
     struct xomp_loop l;
     sections_loop(&l, count);
-    struct xomp_loop_args a = {
-        .loop = &l, .sched = one_at_a_time, .mem = mem, .reductions = reductions};
+    struct xomp_loop_args a = {.loop = &l,
+                               .sched = one_at_a_time,
+                               .mem = mem,
+                               .reductions = reductions,
+                               .sections = true,
+                               .codeptr = codeptr};
     uint64_t s, e;
     return xomp_loop_start(&a, &s, &e) ? (unsigned)s : 0;
 }
 
 static void parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
-                              unsigned count, unsigned flags)
+                              unsigned count, unsigned flags, const void *codeptr,
+                              bool runtime_invokes)
 {
     struct xomp_loop l;
     sections_loop(&l, count);
-    xomp_parallel_loop_start(fn, data, num_threads, flags, &l, one_at_a_time);
+    xomp_parallel_loop_start(fn, data, num_threads, flags, &l, one_at_a_time, true, codeptr,
+                             runtime_invokes);
 }
 
 XOMP_EXPORT unsigned GOMP_sections_start(unsigned count)
 {
-    return sections_start(count, NULL, NULL);
+    return sections_start(count, NULL, NULL, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem)
 {
-    return sections_start(count, reductions, mem);
+    return sections_start(count, reductions, mem, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT unsigned GOMP_sections_next(void)
@@ -58,30 +65,30 @@ XOMP_EXPORT unsigned GOMP_sections_next(void)
 XOMP_EXPORT void GOMP_parallel_sections_start(void (*fn)(void *), void *data,
                                               unsigned num_threads, unsigned count)
 {
-    parallel_sections(fn, data, num_threads, count, 0);
+    parallel_sections(fn, data, num_threads, count, 0, XOMP_CODEPTR(), false);
 }
 
 XOMP_EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
                                         unsigned count, unsigned flags)
 {
-    parallel_sections(fn, data, num_threads, count, flags);
+    parallel_sections(fn, data, num_threads, count, flags, XOMP_CODEPTR(), true);
     fn(data);
     xomp_parallel_end();
 }
 
 XOMP_EXPORT void GOMP_sections_end(void)
 {
-    xomp_loop_end(XOMP_LOOP_END_BARRIER);
+    xomp_loop_end(XOMP_LOOP_END_BARRIER, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void GOMP_sections_end_nowait(void)
 {
-    xomp_loop_end(XOMP_LOOP_END_NOWAIT);
+    xomp_loop_end(XOMP_LOOP_END_NOWAIT, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT bool GOMP_sections_end_cancel(void)
 {
-    return xomp_loop_end(XOMP_LOOP_END_CANCEL);
+    return xomp_loop_end(XOMP_LOOP_END_CANCEL, XOMP_CODEPTR());
 }
 
 /* The compiler calls this only for a scope with task reductions; it ends
@@ -89,5 +96,5 @@ XOMP_EXPORT bool GOMP_sections_end_cancel(void)
  * A scope without them needs nothing from the runtime. */
 XOMP_EXPORT void GOMP_scope_start(uintptr_t *reductions)
 {
-    xomp_scope_start(reductions);
+    xomp_scope_start(reductions, XOMP_CODEPTR());
 }

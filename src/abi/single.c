@@ -3,18 +3,26 @@
 #include "../runtime/thread.h"
 #include "../runtime/ws.h"
 #include "../sched/barrier.h"
+#include "../tool/ompt.h"
 #include "abi.h"
 
 XOMP_EXPORT bool GOMP_single_start(void)
 {
     struct xomp_thread *thr = xomp_self();
-    if (!thr->team)
-        return true;
-    bool first;
-    struct xomp_ws *ws = xomp_ws_enter(thr, &first);
-    if (first)
-        xomp_ws_publish(thr, ws);
-    xomp_ws_leave(thr, ws);
+    bool first = true;
+    if (thr->team) {
+        struct xomp_ws *ws = xomp_ws_enter(thr, &first);
+        if (first)
+            xomp_ws_publish(thr, ws);
+        xomp_ws_leave(thr, ws);
+    }
+    /* The executor's region ends where the ABI does not say (its body
+     * runs after we return): at the member's next barrier or construct. */
+    XOMP_HOOK(if (first) xomp_ompt_work_open(thr, ompt_work_single_executor, XOMP_CODEPTR());
+              else {
+                  xomp_ompt_work(thr, ompt_work_single_other, ompt_scope_begin, 1, XOMP_CODEPTR());
+                  xomp_ompt_work(thr, ompt_work_single_other, ompt_scope_end, 1, XOMP_CODEPTR());
+              });
     return first;
 }
 
@@ -25,27 +33,37 @@ XOMP_EXPORT bool GOMP_single_start(void)
 XOMP_EXPORT void *GOMP_single_copy_start(void)
 {
     struct xomp_thread *thr = xomp_self();
-    if (!thr->team)
+    const void *codeptr = XOMP_CODEPTR();
+    if (!thr->team) {
+        XOMP_HOOK(xomp_ompt_work(thr, ompt_work_single_executor, ompt_scope_begin, 1, codeptr));
         return NULL;
+    }
     bool first;
     struct xomp_ws *ws = xomp_ws_enter(thr, &first);
     if (first) {
         xomp_ws_publish(thr, ws);
+        XOMP_HOOK(xomp_ompt_work(thr, ompt_work_single_executor, ompt_scope_begin, 1, codeptr));
         return NULL;
     }
-    xomp_barrier_wait(thr); /* the winner stored copyprivate before it */
+    XOMP_HOOK(xomp_ompt_work(thr, ompt_work_single_other, ompt_scope_begin, 1, codeptr));
+    /* the winner stored copyprivate before it */
+    xomp_barrier_wait(thr, ompt_sync_region_barrier_implicit_workshare, codeptr);
     void *data = ws->copyprivate;
     xomp_ws_leave(thr, ws);
+    XOMP_HOOK(xomp_ompt_work(thr, ompt_work_single_other, ompt_scope_end, 1, codeptr));
     return data;
 }
 
 XOMP_EXPORT void GOMP_single_copy_end(void *data)
 {
     struct xomp_thread *thr = xomp_self();
+    const void *codeptr = XOMP_CODEPTR();
+    XOMP_HOOK(xomp_ompt_work(thr, ompt_work_single_executor, ompt_scope_end, 1, codeptr));
     if (!thr->team)
         return;
     struct xomp_ws *ws = xomp_ws_current(thr);
     ws->copyprivate = data;
-    xomp_barrier_wait(thr); /* publishes copyprivate to the others */
+    /* publishes copyprivate to the others */
+    xomp_barrier_wait(thr, ompt_sync_region_barrier_implicit_workshare, codeptr);
     xomp_ws_leave(thr, ws);
 }

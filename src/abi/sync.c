@@ -1,15 +1,19 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
 /* Barrier, critical and atomic entry points. */
-#include "../runtime/mutex.h"
+#include "../runtime/critical.h"
 #include "../runtime/thread.h"
 #include "../sched/barrier.h"
+#include "../tool/ompt.h"
 #include "abi.h"
 
+/* GCC calls GOMP_barrier for `#pragma omp barrier` and for the implicit
+ * barrier of a single, sections or static loop construct it compiles
+ * inline: a tool is told "explicit" for both. */
 XOMP_EXPORT void GOMP_barrier(void)
 {
     struct xomp_thread *thr = xomp_self();
     if (thr->team)
-        xomp_barrier_wait(thr);
+        xomp_barrier_wait(thr, ompt_sync_region_barrier_explicit, XOMP_CODEPTR());
 }
 
 /* The unnamed critical section and the atomic-construct fallback each have
@@ -19,12 +23,12 @@ static _Atomic uint32_t atomic_lock;
 
 XOMP_EXPORT void GOMP_critical_start(void)
 {
-    xomp_mutex_lock(&default_critical_lock);
+    xomp_critical_enter(&default_critical_lock, ompt_mutex_critical, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void GOMP_critical_end(void)
 {
-    xomp_mutex_unlock(&default_critical_lock);
+    xomp_critical_exit(&default_critical_lock, ompt_mutex_critical, XOMP_CODEPTR());
 }
 
 /* A named critical section passes the address of a pointer-sized, zero-
@@ -32,20 +36,20 @@ XOMP_EXPORT void GOMP_critical_end(void)
  * lock word. */
 XOMP_EXPORT void GOMP_critical_name_start(void **pptr)
 {
-    xomp_mutex_lock((_Atomic uint32_t *)(void *)pptr);
+    xomp_critical_enter((_Atomic uint32_t *)(void *)pptr, ompt_mutex_critical, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void GOMP_critical_name_end(void **pptr)
 {
-    xomp_mutex_unlock((_Atomic uint32_t *)(void *)pptr);
+    xomp_critical_exit((_Atomic uint32_t *)(void *)pptr, ompt_mutex_critical, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void GOMP_atomic_start(void)
 {
-    xomp_mutex_lock(&atomic_lock);
+    xomp_critical_enter(&atomic_lock, ompt_mutex_atomic, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void GOMP_atomic_end(void)
 {
-    xomp_mutex_unlock(&atomic_lock);
+    xomp_critical_exit(&atomic_lock, ompt_mutex_atomic, XOMP_CODEPTR());
 }

@@ -26,7 +26,7 @@
 static void wait_for_dependences(void **depend)
 {
     if (depend)
-        xomp_task_wait_depend(xomp_self(), depend);
+        xomp_task_wait_depend(xomp_self(), depend, XOMP_CODEPTR());
 }
 
 /* ---- constructs ---- */

@@ -8,11 +8,13 @@
 #include "../task/task_core.h"
 #include "abi.h"
 
-/* GOMP_task's last three arguments, which only the general path reads. */
+/* GOMP_task's last three arguments, which only the general path reads,
+ * and its return address (OMPT's codeptr_ra). */
 struct task_extra_args {
     void ***depend;
     int *priority;
     void **detach;
+    const void *codeptr;
 };
 
 /* Every task the fast path does not take (noinline: GOMP_task's fast path
@@ -38,7 +40,7 @@ static __attribute__((noinline)) void task_spawn_general(void (*fn)(void *), voi
     struct xomp_thread *thr = xomp_self();
     XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);
     xomp_task_spawn(thr, fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align, !if_clause, flags,
-                    priority, depend, (void **)detach);
+                    priority, depend, (void **)detach, extra->codeptr);
     XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
 }
 
@@ -46,11 +48,12 @@ static __attribute__((noinline)) void task_spawn_general(void (*fn)(void *), voi
  * final task, too deep, with cancellation on or events recorded) or with an
  * empty cache. */
 static __attribute__((noinline)) void task_spawn_usual_slow(void (*fn)(void *), void *data,
-                                                            size_t arg_size, unsigned flags)
+                                                            size_t arg_size, unsigned flags,
+                                                            const void *codeptr)
 {
     struct xomp_thread *thr = xomp_self();
     XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);
-    xomp_task_spawn(thr, fn, data, NULL, arg_size, 8, false, flags, 0, NULL, NULL);
+    xomp_task_spawn(thr, fn, data, NULL, arg_size, 8, false, flags, 0, NULL, NULL, codeptr);
     XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
 }
 
@@ -67,9 +70,11 @@ static __attribute__((noinline)) void task_spawn_queued(struct xomp_thread *thr,
 
 /* The hot path: a task with usual arguments (noinline and with few
  * arguments, so that it needs no stack frame: every call it makes is a
- * tail call). */
+ * tail call).  codeptr is only read on the slow path (OMPT turns the fast
+ * one off). */
 static __attribute__((noinline)) void task_spawn_usual(void (*fn)(void *), void *data,
-                                                       size_t arg_size, unsigned flags)
+                                                       size_t arg_size, unsigned flags,
+                                                       const void *codeptr)
 {
     struct xomp_thread *thr = xomp_tls;
     struct xomp_task *t;
@@ -82,7 +87,7 @@ static __attribute__((noinline)) void task_spawn_usual(void (*fn)(void *), void 
             task_spawn_queued(thr, t, fn, data, arg_size, flags);
         return;
     }
-    task_spawn_usual_slow(fn, data, arg_size, flags);
+    task_spawn_usual_slow(fn, data, arg_size, flags, codeptr);
 }
 
 XOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
@@ -92,21 +97,18 @@ XOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
     /* (size_t) casts: a negative size or alignment is unusual, and
      * diagnosed on the general path. */
     if (xomp_task_args_usual(cpyfn, (size_t)arg_size, (size_t)arg_align, if_clause, flags)) {
-        task_spawn_usual(fn, data, (size_t)arg_size, flags);
+        task_spawn_usual(fn, data, (size_t)arg_size, flags, XOMP_CODEPTR());
         return;
     }
     /* The last three arguments are passed by address: passed by value,
      * GCC loads them from the stack on entry, on the fast path too. */
     task_spawn_general(fn, data, cpyfn, arg_size, arg_align, if_clause, flags,
-                       &(struct task_extra_args){&depend, &priority, &detach});
+                       &(struct task_extra_args){&depend, &priority, &detach, XOMP_CODEPTR()});
 }
 
 XOMP_EXPORT void GOMP_taskwait_depend(void **depend)
 {
-    struct xomp_thread *thr = xomp_self();
-    XOMP_PROF_BEGIN(thr, XOMP_EV_TASKWAIT, 0, 0);
-    xomp_task_wait_depend(thr, depend);
-    XOMP_PROF_END(thr, XOMP_EV_TASKWAIT);
+    xomp_task_wait_depend(xomp_self(), depend, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void omp_fulfill_event(omp_event_handle_t event)
@@ -114,23 +116,16 @@ XOMP_EXPORT void omp_fulfill_event(omp_event_handle_t event)
     xomp_task_fulfill(xomp_self(), (struct xomp_task *)(uintptr_t)event);
 }
 
-/* A taskwait recorded as a TASKWAIT event (noinline: kept out of
- * GOMP_taskwait, which then tests one flag and tail-calls). */
-static __attribute__((noinline)) void taskwait_recorded(struct xomp_thread *thr)
-{
-    xomp_prof_begin(thr, XOMP_EV_TASKWAIT, 0, 0);
-    xomp_taskwait(thr);
-    xomp_prof_end(thr, XOMP_EV_TASKWAIT);
-}
-
 XOMP_EXPORT void GOMP_taskwait(void)
 {
     struct xomp_thread *thr = xomp_self();
-    if (XOMP_PROF_ON()) {
-        taskwait_recorded(thr);
+    /* The return address is read only on the hooked path (read before the
+     * test, it costs a saved register on the plain one). */
+    if (XOMP_HOOKS_ON()) {
+        xomp_taskwait_hooked(thr, XOMP_CODEPTR());
         return;
     }
-    xomp_taskwait(thr);
+    xomp_taskwait_plain(thr);
 }
 
 XOMP_EXPORT void GOMP_taskyield(void)
@@ -140,10 +135,10 @@ XOMP_EXPORT void GOMP_taskyield(void)
 
 XOMP_EXPORT void GOMP_taskgroup_start(void)
 {
-    xomp_taskgroup_start(xomp_self());
+    xomp_taskgroup_start(xomp_self(), XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void GOMP_taskgroup_end(void)
 {
-    xomp_taskgroup_end(xomp_self());
+    xomp_taskgroup_end(xomp_self(), XOMP_CODEPTR());
 }

@@ -9,7 +9,7 @@ XOMP_EXPORT void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(voi
                                long step)
 {
     xomp_taskloop_long(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start,
-                       end, step);
+                       end, step, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
@@ -18,5 +18,5 @@ XOMP_EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)
                                    unsigned long long end, unsigned long long step)
 {
     xomp_taskloop_ull(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start,
-                      end, step);
+                      end, step, XOMP_CODEPTR());
 }

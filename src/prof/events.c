@@ -84,6 +84,8 @@ static void close_stall(struct xomp_prof_thread *p, uint64_t now)
 
 void xomp_prof_begin(struct xomp_thread *thr, unsigned type, unsigned a, uint32_t b)
 {
+    if (!xomp_cfg.prof_events)
+        return; /* the hooks are on for an OMPT tool */
     struct xomp_prof_thread *p = &thr->prof;
     uint64_t now = xomp_prof_ticks();
     if (p->stalled)
@@ -102,11 +104,14 @@ static void end_now(struct xomp_thread *thr, unsigned type, unsigned a, uint32_t
 
 void xomp_prof_end(struct xomp_thread *thr, unsigned type)
 {
-    end_now(thr, type, 0, 0);
+    if (xomp_cfg.prof_events)
+        end_now(thr, type, 0, 0);
 }
 
 void xomp_prof_instant(struct xomp_thread *thr, unsigned type, unsigned a, uint32_t b)
 {
+    if (!xomp_cfg.prof_events)
+        return;
     struct xomp_prof_thread *p = &thr->prof;
     uint64_t now = xomp_prof_ticks();
     if (p->used + p->open + 1 > p->capacity) {
@@ -119,7 +124,7 @@ void xomp_prof_instant(struct xomp_thread *thr, unsigned type, unsigned a, uint3
 void xomp_prof_idle(struct xomp_thread *thr)
 {
     struct xomp_prof_thread *p = &thr->prof;
-    if (p->stalled)
+    if (p->stalled || !xomp_cfg.prof_events)
         return;
     p->stalled = true;
     begin_at(p, xomp_prof_ticks(), XOMP_EV_STALL, 0, 0);
@@ -217,7 +222,7 @@ void xomp_prof_region_end(struct xomp_thread *thr, const struct xomp_thread *mas
 {
     /* The end names the region: its master's thread index and the team's
      * region number (low 32 bits), so that a report can group members. */
-    if (XOMP_PROF_ON())
+    if (XOMP_PROF_ON() && xomp_cfg.prof_events)
         end_now(thr, XOMP_EV_PARALLEL, master->prof.index, (uint32_t)region);
 }
 

@@ -9,10 +9,13 @@
  * how they nest and what each argument means: src/prof/README.md.
  *
  * Every event site is one macro.  With XOMP_PROFILE other than events it
- * costs one well-predicted branch on xomp_cfg.prof_events; built with
- * -DXOMP_PROFILER=OFF it compiles to nothing.  The task fast paths have no
- * site: recording events sends every task down the general paths
- * (xomp_cfg.plain_tasks, README "Cost").
+ * costs one well-predicted branch on xomp_cfg.hooks (config.h), which an
+ * OMPT tool turns on too: then the slow paths below return at once unless
+ * events are recorded.  Sites shared with OMPT use the _HOOKED forms inside
+ * one XOMP_HOOK block.  Built with -DXOMP_PROFILER=OFF the profiler's part
+ * compiles to nothing.  The task fast paths have no site: recording events
+ * sends every task down the general paths (xomp_cfg.plain_tasks, README
+ * "Cost").
  */
 #ifndef XOMP_PROF_EVENTS_H
 #define XOMP_PROF_EVENTS_H
@@ -91,14 +94,18 @@ struct xomp_prof_thread {
     _Atomic uint32_t epoch;
 };
 
-/* Slow paths of the macros below (events.c). */
+/* Slow paths of the macros below (events.c); they do nothing unless
+ * events are recorded (xomp_cfg.prof_events). */
 void xomp_prof_begin(struct xomp_thread *thr, unsigned type, unsigned a, uint32_t b);
 void xomp_prof_end(struct xomp_thread *thr, unsigned type);
 void xomp_prof_instant(struct xomp_thread *thr, unsigned type, unsigned a, uint32_t b);
 void xomp_prof_idle(struct xomp_thread *thr);
 
 #if XOMP_PROFILER
-#define XOMP_PROF_ON() __builtin_expect(xomp_cfg.prof_events, 0)
+#define XOMP_PROF_ON() XOMP_HOOKS_ON()
+/* Inside an XOMP_HOOK block (the test is made). */
+#define XOMP_PROF_BEGIN_HOOKED(thr, type, a, b) xomp_prof_begin((thr), (type), (a), (b))
+#define XOMP_PROF_END_HOOKED(thr, type) xomp_prof_end((thr), (type))
 #define XOMP_PROF_BEGIN(thr, type, a, b)                                                 \
     do {                                                                                 \
         if (XOMP_PROF_ON())                                                              \
@@ -123,6 +130,8 @@ void xomp_prof_idle(struct xomp_thread *thr);
     } while (0)
 #else
 #define XOMP_PROF_ON() 0
+#define XOMP_PROF_BEGIN_HOOKED(thr, type, a, b) ((void)0)
+#define XOMP_PROF_END_HOOKED(thr, type) ((void)0)
 #define XOMP_PROF_BEGIN(thr, type, a, b) ((void)0)
 #define XOMP_PROF_END(thr, type) ((void)0)
 #define XOMP_PROF_INSTANT(thr, type, a, b) ((void)0)
@@ -135,6 +144,10 @@ void xomp_prof_idle(struct xomp_thread *thr);
     XOMP_PROF_BEGIN(thr, XOMP_EV_TASK, (t)->creator,                                     \
                     ((t)->flags & XOMP_TASK_UNDEFERRED) ? XOMP_EV_TASK_UNDEFERRED : 0u)
 #define XOMP_PROF_TASK_END(thr) XOMP_PROF_END(thr, XOMP_EV_TASK)
+#define XOMP_PROF_TASK_BEGIN_HOOKED(thr, t)                                              \
+    XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_TASK, (t)->creator,                              \
+                           ((t)->flags & XOMP_TASK_UNDEFERRED) ? XOMP_EV_TASK_UNDEFERRED : 0u)
+#define XOMP_PROF_TASK_END_HOOKED(thr) XOMP_PROF_END_HOOKED(thr, XOMP_EV_TASK)
 
 /* ---- per region and per thread (not per task: plain calls) ---- */
 

@@ -87,8 +87,9 @@ struct xomp_config {
     unsigned max_task_priority;
     bool cancellation;
     int display_env;              /* 0 no, 1 true, 2 verbose */
-    bool places_set;              /* OMP_PLACES given */
-    char places[256];             /* OMP_PLACES as given (parsed by topo) */
+    const char *places;           /* OMP_PLACES as given, or NULL (parsed by topo) */
+    const char *cpu_affinity;     /* GOMP_CPU_AFFINITY as given, or NULL (topo uses it
+                                     when OMP_PLACES is not set) */
 
     /* xomp's own knobs (XOMP_*). */
     unsigned queue_size;          /* tasks a deque holds before new ones run at once */
@@ -97,10 +98,13 @@ struct xomp_config {
     unsigned barrier_arity;       /* children per node of the tree barrier; 0: by
                                      team size (xomp_barrier_arity) */
     unsigned max_depth;           /* explicit-task frames one stack may hold */
-    /* XOMP_PROFILE=events and the profiler is compiled in (env.c): the one
-     * flag every event site tests (prof/events.h).  The task fast paths
-     * test none: recording events turns plain_tasks off (below). */
+    /* XOMP_PROFILE=events and the profiler is compiled in (env.c). */
     bool prof_events;
+    /* Event hooks are on: the profiler records events or an OMPT tool is
+     * attached (src/tool/README.md).  The one flag every event site tests
+     * (XOMP_HOOKS_ON below); set at load time, before any other thread
+     * exists.  The task fast paths test none: hooks turn plain_tasks off. */
+    bool hooks;
     enum xomp_dlb dlb;            /* load-balancing strategy (sched/steal.h) */
     unsigned dlb_steal;           /* tasks a thief takes at once, or XOMP_DLB_STEAL_HALF */
     double dlb_plocal;            /* probability of a victim in the thief's NUMA node */
@@ -114,12 +118,24 @@ struct xomp_config {
 
     /* Derived: cancellation is off and the tree barrier counts tasks, so a
      * task needs no check before it runs and is counted in its worker's
-     * private counters (the task fast paths rely on it); and events are not
-     * recorded (the fast paths have no event sites). */
+     * private counters (the task fast paths rely on it); and no event hook
+     * is on (the fast paths have no event sites). */
     bool plain_tasks;
 };
 
 extern struct xomp_config xomp_cfg;
+
+/* The test of every event site (profiler events, OMPT callbacks): one
+ * well-predicted branch on a flag that is false unless a tool is attached
+ * or events are recorded. */
+#define XOMP_HOOKS_ON() __builtin_expect(xomp_cfg.hooks, 0)
+/* Run the statements of an event site when hooks are on. */
+#define XOMP_HOOK(...)                                                                   \
+    do {                                                                                 \
+        if (XOMP_HOOKS_ON()) {                                                           \
+            __VA_ARGS__;                                                                 \
+        }                                                                                \
+    } while (0)
 
 /* OpenMP's largest number of nested active levels we support. */
 #define XOMP_SUPPORTED_ACTIVE_LEVELS 255
@@ -148,7 +164,9 @@ const char *xomp_profile_mode_name(enum xomp_profile_mode mode);
 void xomp_display_env(bool verbose);
 
 /* The nthreads-var / bind-var an implicit task at the next nesting level
- * inherits from `parent` (the lists of OMP_NUM_THREADS / OMP_PROC_BIND). */
-void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child);
+ * inherits from `parent` (the lists of OMP_NUM_THREADS / OMP_PROC_BIND),
+ * for a region with `proc_bind_clause` (0: none, else enum xomp_proc_bind). */
+void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child,
+                         unsigned proc_bind_clause);
 
 #endif

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "../prof/dump.h"
 #include "../topo/numa.h"
+#include "../tool/ompt.h"
 #include "../topo/topo.h"
 #include "affinity_format.h"
 #include "allocator.h"
@@ -18,19 +19,27 @@ static const char *bool_word(bool b)
     return b ? "TRUE" : "FALSE";
 }
 
+/* GCC 12's libgomp shows primary by its old name. */
 static const char *bind_word(unsigned b)
 {
-    static const char *const words[] = {"FALSE", "TRUE", "PRIMARY", "CLOSE", "SPREAD"};
+    static const char *const words[] = {"FALSE", "TRUE", "MASTER", "CLOSE", "SPREAD"};
     return b < 5 ? words[b] : "?";
 }
 
+/* The modifier is shown where it is not the kind's default (monotonic for
+ * static, nonmonotonic for the others), as libgomp does. */
 static void print_schedule(FILE *f, const struct xomp_icv *icv)
 {
     static const char *const kinds[] = {"?", "STATIC", "DYNAMIC", "GUIDED", "AUTO"};
     int kind = icv->run_sched_kind & ~XOMP_SCHED_MONOTONIC;
-    fprintf(f, "  OMP_SCHEDULE = '%s%s", (icv->run_sched_kind & XOMP_SCHED_MONOTONIC) ? "MONOTONIC:" : "",
-            kinds[kind >= 1 && kind <= 4 ? kind : 0]);
-    if (icv->run_sched_chunk > (kind == XOMP_SCHED_STATIC ? 0 : 1))
+    bool monotonic = (icv->run_sched_kind & XOMP_SCHED_MONOTONIC) != 0;
+    const char *modifier = "";
+    if (kind == XOMP_SCHED_STATIC && !monotonic)
+        modifier = "NONMONOTONIC:";
+    else if (kind != XOMP_SCHED_STATIC && monotonic)
+        modifier = "MONOTONIC:";
+    fprintf(f, "  OMP_SCHEDULE = '%s%s", modifier, kinds[kind >= 1 && kind <= 4 ? kind : 0]);
+    if (kind != XOMP_SCHED_AUTO && icv->run_sched_chunk > (kind == XOMP_SCHED_STATIC ? 0 : 1))
         fprintf(f, ",%d", icv->run_sched_chunk);
     fputs("'\n", f);
 }
@@ -81,6 +90,7 @@ void xomp_display_env(bool verbose)
     const char *allocator = xomp_allocator_name(icv->def_allocator);
     fprintf(f, "  OMP_ALLOCATOR = '%s'\n", allocator ? allocator : "omp_default_mem_alloc");
     fprintf(f, "  OMP_TARGET_OFFLOAD = '%s'\n", xomp_target_offload_name());
+    xomp_ompt_display_env(f); /* OMP_TOOL, OMP_TOOL_LIBRARIES, OMP_TOOL_VERBOSE_INIT */
     if (verbose) {
         fputs("  GOMP_CPU_AFFINITY = ''\n", f);
         fprintf(f, "  GOMP_STACKSIZE = '%zu'\n", c->stacksize);

@@ -38,6 +38,8 @@ static const char *skip_space(const char *s)
 static bool parse_ulong(const char *s, unsigned long *out, const char **end)
 {
     s = skip_space(s);
+    if (*s == '+') /* as strtoul, and libgomp, read it */
+        s++;
     if (!isdigit((unsigned char)*s))
         return false;
     errno = 0;
@@ -211,12 +213,14 @@ static void env_schedule(void)
         return;
     const char *s = skip_space(v);
     int monotonic = -1; /* no modifier: static is monotonic (libgomp) */
-    if (!strncasecmp(s, "monotonic:", 10)) {
-        monotonic = 1;
-        s += 10;
-    } else if (!strncasecmp(s, "nonmonotonic:", 13)) {
-        monotonic = 0;
-        s += 13;
+    static const char *const modifiers[] = {"nonmonotonic", "monotonic"};
+    for (int m = 0; m < 2; m++) {
+        size_t n = strlen(modifiers[m]);
+        if (!strncasecmp(s, modifiers[m], n) && *skip_space(s + n) == ':') {
+            monotonic = m;
+            s = skip_space(s + n) + 1;
+            break;
+        }
     }
     s = skip_space(s);
     static const struct {
@@ -227,10 +231,12 @@ static void env_schedule(void)
                  {"guided", XOMP_SCHED_GUIDED},
                  {"auto", XOMP_SCHED_AUTO}};
     int kind = 0;
+    const char *kind_word = NULL;
     for (size_t i = 0; i < 4; i++) {
         size_t n = strlen(kinds[i].word);
         if (!strncasecmp(s, kinds[i].word, n) && !isalpha((unsigned char)s[n])) {
             kind = kinds[i].kind;
+            kind_word = kinds[i].word;
             s += n;
             break;
         }
@@ -240,12 +246,21 @@ static void env_schedule(void)
     s = skip_space(s);
     long chunk = kind == XOMP_SCHED_STATIC ? 0 : 1;
     if (*s == ',') {
-        unsigned long c;
+        /* A chunk of 0 is the kind's default, as libgomp reads it; a
+         * negative one keeps the kind with its default chunk. */
+        const char *c = skip_space(s + 1);
+        bool negative = *c == '-';
+        unsigned long n;
         const char *end;
-        if (kind == XOMP_SCHED_AUTO || !parse_ulong(s + 1, &c, &end) || *end || c == 0 ||
-            c > INT_MAX)
+        if (!parse_ulong(negative ? c + 1 : c, &n, &end) || *end || n > INT_MAX)
             goto bad;
-        chunk = (long)c;
+        if (negative && n > 0) {
+            char fallback[64];
+            snprintf(fallback, sizeof fallback, "%s with its default chunk", kind_word);
+            invalid("OMP_SCHEDULE", v, fallback);
+        } else if (n > 0) {
+            chunk = (long)n;
+        }
     } else if (*s) {
         goto bad;
     }
@@ -363,17 +378,24 @@ static void env_display(void)
         invalid("OMP_DISPLAY_ENV", v, "false");
 }
 
+/* OMP_PLACES and GOMP_CPU_AFFINITY: kept as given, whatever their length (a
+ * machine's explicit place list can be long), and parsed by the topology
+ * module, which reports invalid values. */
+static const char *env_copy(const char *name)
+{
+    const char *v = getenv(name);
+    if (!v)
+        return NULL;
+    char *copy = strdup(v);
+    if (!copy)
+        xomp_fatal("out of memory reading %s", name);
+    return copy;
+}
+
 static void env_places(void)
 {
-    const char *v = getenv("OMP_PLACES");
-    if (!v)
-        return;
-    if (strlen(v) >= sizeof xomp_cfg.places) {
-        invalid("OMP_PLACES", "(too long)", "no places");
-        return;
-    }
-    strcpy(xomp_cfg.places, v);
-    xomp_cfg.places_set = true; /* validated by the topology module */
+    xomp_cfg.places = env_copy("OMP_PLACES");
+    xomp_cfg.cpu_affinity = env_copy("GOMP_CPU_AFFINITY");
 }
 
 /* XOMP_DLB_PLOCAL: a probability, a decimal number in [0, 1]. */
@@ -608,8 +630,11 @@ void xomp_config_init(void)
     env_xomp();
     env_profile();
     /* Recording events makes every task take the general paths, where the
-     * event sites are: the fast paths then carry no profiler test. */
-    c->plain_tasks = !c->cancellation && c->barrier == XOMP_BARRIER_TREE && !c->prof_events;
+     * event sites are: the fast paths then carry no profiler test.  An OMPT
+     * tool turns hooks on (and plain_tasks off) later, when it attaches
+     * (tool/ompt_init.c). */
+    c->hooks = c->prof_events;
+    c->plain_tasks = !c->cancellation && c->barrier == XOMP_BARRIER_TREE && !c->hooks;
 }
 
 void xomp_env_invalid(const char *name, const char *value, const char *fallback)
@@ -654,9 +679,15 @@ const char *xomp_profile_mode_name(enum xomp_profile_mode mode)
                : "?";
 }
 
-void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child)
+void xomp_icv_next_level(const struct xomp_icv *parent, struct xomp_icv *child,
+                         unsigned proc_bind_clause)
 {
     *child = *parent;
+    /* A proc_bind clause is the members' bind-var too, unless the
+     * OMP_PROC_BIND list has a value for the next level (libgomp does
+     * both); with bind-var false the clause is ignored. */
+    if (proc_bind_clause && parent->bind != XOMP_BIND_FALSE)
+        child->bind = (uint8_t)proc_bind_clause;
     if (parent->nthreads_pos + 1u < xomp_cfg.nthreads_list_len) {
         child->nthreads_pos = (uint8_t)(parent->nthreads_pos + 1);
         child->nthreads = xomp_cfg.nthreads_list[child->nthreads_pos];

@@ -22,6 +22,7 @@
 
 #include "../sched/barrier.h"
 #include "../task/reduction.h"
+#include "../tool/ompt.h"
 #include "log.h"
 #include "team.h"
 #include "thread.h"
@@ -282,6 +283,12 @@ static bool hand_out(struct xomp_thread *thr, struct xomp_ws_member *m, struct x
     /* The last chunk ends at the loop's own bound: first + count * incr
      * may wrap around when the bound is near the end of the type. */
     *vend = hi == ws->count ? ws->end : ws->first + hi * ws->incr;
+    if (__builtin_expect(ws->ompt_dispatch, 0)) {
+        if (ws->ompt_work == ompt_work_sections)
+            xomp_ompt_dispatch_section(thr, *vstart);
+        else
+            xomp_ompt_dispatch_chunk(thr, lo, hi);
+    }
     return true;
 }
 
@@ -334,9 +341,15 @@ static void ws_init(struct xomp_ws *ws, const struct xomp_loop_args *a, unsigned
     ws->nthreads = nthreads;
     ws->fetch_add_ok = cursor_cannot_wrap(ws->count, ws->chunk, nthreads);
     ws->ordered = a->ordered && nthreads > 1;
+    ws->ompt_work = a->sections ? ompt_work_sections : ompt_work_loop;
+    ws->ompt_codeptr = a->codeptr;
+    /* A tool that wants every chunk reported: every member claims through
+     * hand_out's general path (no fast claims, no per-member ranges). */
+    ws->ompt_dispatch = false;
+    XOMP_HOOK(ws->ompt_dispatch = xomp_ompt_wants_dispatch());
     /* Ordered and doacross loops need chunks handed out in order. */
     ws->steal = ws->sched == XOMP_SCHED_DYNAMIC && !a->sched.monotonic && !ws->ordered &&
-                !a->ndims && nthreads > 1 && xomp_steal_setup(ws);
+                !a->ndims && nthreads > 1 && !ws->ompt_dispatch && xomp_steal_setup(ws);
     ws->doacross = NULL;
     ws->mem = NULL;
     /* relaxed, all three: xomp_ws_publish releases them to the others. */
@@ -389,6 +402,9 @@ static void fast_enter(struct xomp_ws_member *m, struct xomp_ws *ws, unsigned id
 static void member_enter(struct xomp_thread *thr, struct xomp_ws_member *m, struct xomp_ws *ws)
 {
     fast_enter(m, ws, thr->team ? thr->team_id : 0);
+    XOMP_HOOK(if (ws->ompt_dispatch) m->fast.kind = XOMP_LOOP_FAST_NONE;
+              xomp_ompt_work(thr, (ompt_work_t)ws->ompt_work, ompt_scope_begin, ws->count,
+                             ws->ompt_codeptr));
     m->ws = ws;
     if (thr->team) {
         m->region = thr->team->region;
@@ -457,7 +473,7 @@ bool xomp_loop_next(uint64_t *vstart, uint64_t *vend)
     return hand_out(thr, m, ws, vstart, vend);
 }
 
-bool xomp_loop_end(enum xomp_loop_end how)
+bool xomp_loop_end(enum xomp_loop_end how, const void *codeptr)
 {
     struct xomp_thread *thr = xomp_self();
     struct xomp_ws_member *m = xomp_loop_member(thr);
@@ -465,6 +481,8 @@ bool xomp_loop_end(enum xomp_loop_end how)
     if (ws) {
         if (ws->ordered)
             xomp_ordered_pass(thr, m, ws);
+        XOMP_HOOK(xomp_ompt_work(thr, (ompt_work_t)ws->ompt_work, ompt_scope_end, ws->count,
+                                 ws->ompt_codeptr));
         m->ws = NULL;
         m->fast.kind = XOMP_LOOP_FAST_NONE;
         if (thr->team) {
@@ -476,17 +494,20 @@ bool xomp_loop_end(enum xomp_loop_end how)
     }
     if (!thr->team || how == XOMP_LOOP_END_NOWAIT)
         return false;
-    if (how == XOMP_LOOP_END_CANCEL)
-        return xomp_barrier_wait_cancellable(thr); /* true: the region was cancelled */
-    xomp_barrier_wait(thr);
+    const int kind = ompt_sync_region_barrier_implicit_workshare;
+    if (how == XOMP_LOOP_END_CANCEL) /* true: the region was cancelled */
+        return xomp_barrier_wait_cancellable(thr, kind, codeptr);
+    xomp_barrier_wait(thr, kind, codeptr);
     return false;
 }
 
-void xomp_scope_start(uintptr_t *reductions)
+void xomp_scope_start(uintptr_t *reductions, const void *codeptr)
 {
     struct xomp_thread *thr = xomp_self();
     if (!reductions)
         return; /* GCC never asks; nothing to share */
+    /* The scope's end is GCC's barrier: the region ends there. */
+    XOMP_HOOK(xomp_ompt_work_open(thr, ompt_work_scope, codeptr));
     if (!thr->team) {
         xomp_workshare_reduction_start(thr, reductions, NULL);
         return;
@@ -505,11 +526,12 @@ void xomp_scope_start(uintptr_t *reductions)
 }
 
 void xomp_parallel_loop_start(void (*fn)(void *), void *data, unsigned num_threads,
-                              unsigned flags, const struct xomp_loop *l, struct xomp_sched s)
+                              unsigned flags, const struct xomp_loop *l, struct xomp_sched s,
+                              bool sections, const void *codeptr, bool runtime_invokes)
 {
-    xomp_parallel_start(fn, data, num_threads, flags);
+    xomp_parallel_start(fn, data, num_threads, flags, codeptr, runtime_invokes);
     /* The other members only join construct 0 (xomp_ws_join_prepared), so
      * the master is its first member and describes it. */
-    struct xomp_loop_args a = {.loop = l, .sched = s};
+    struct xomp_loop_args a = {.loop = l, .sched = s, .sections = sections, .codeptr = codeptr};
     enter(xomp_self(), &a);
 }

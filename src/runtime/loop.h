@@ -84,6 +84,8 @@ struct xomp_loop_args {
     void **mem;              /* in: size in bytes (as a pointer); out: a
                                 zeroed buffer shared by the team; or NULL */
     uintptr_t *reductions;   /* reduction(task, ...): GCC's descriptor, or NULL */
+    bool sections;           /* a sections construct (OMPT reports it so) */
+    const void *codeptr;     /* the construct's code address (OMPT) */
 };
 
 /* Meet the loop: the first member sets it up.  With `vstart` non-NULL,
@@ -97,23 +99,25 @@ bool xomp_loop_next(uint64_t *vstart, uint64_t *vend);
 enum xomp_loop_end { XOMP_LOOP_END_BARRIER, XOMP_LOOP_END_NOWAIT, XOMP_LOOP_END_CANCEL };
 /* Leave the loop (or sections), then wait at the team barrier unless
  * NOWAIT.  CANCEL returns whether the region was cancelled. */
-bool xomp_loop_end(enum xomp_loop_end how);
+bool xomp_loop_end(enum xomp_loop_end how, const void *codeptr);
 
 /* scope with task reductions: a construct of the team only so that one
  * member registers the reductions and the others join (GCC then emits
  * the barrier and GOMP_workshare_task_reduction_unregister). */
-void xomp_scope_start(uintptr_t *reductions);
+void xomp_scope_start(uintptr_t *reductions, const void *codeptr);
 
-/* Combined parallel loop: start a team whose first construct is this
- * loop, already set up, so that every member's first call is
- * xomp_loop_next.  The caller then runs fn(data) and ends the region. */
+/* Combined parallel loop (or sections): start a team whose first
+ * construct is this loop, already set up, so that every member's first
+ * call is xomp_loop_next.  The caller then runs fn(data) and ends the
+ * region. */
 void xomp_parallel_loop_start(void (*fn)(void *), void *data, unsigned num_threads,
-                              unsigned flags, const struct xomp_loop *l, struct xomp_sched s);
+                              unsigned flags, const struct xomp_loop *l, struct xomp_sched s,
+                              bool sections, const void *codeptr, bool runtime_invokes);
 
 /* ---- ordered (ordered.c) ---- */
 
-void xomp_ordered_start(void);
-void xomp_ordered_end(void);
+void xomp_ordered_start(const void *codeptr);
+void xomp_ordered_end(const void *codeptr);
 
 /* ---- ordered(n): doacross (doacross.c) ---- */
 

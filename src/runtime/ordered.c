@@ -21,6 +21,7 @@
  */
 #include "loop.h"
 
+#include "../tool/ompt.h"
 #include "thread.h"
 #include "ws.h"
 
@@ -64,20 +65,36 @@ void xomp_ordered_pass(struct xomp_thread *thr, struct xomp_ws_member *m, struct
     xomp_ws_wake(thr->team, &ws->ordered_sleepers, m->chunk_hi);
 }
 
-void xomp_ordered_start(void)
+/* OMPT: an ordered region is a mutex region (kind ompt_mutex_ordered)
+ * whose wait id is the loop's slot (the thread's own state outside one). */
+static const void *ordered_id(struct xomp_thread *thr)
 {
-    struct xomp_thread *thr = xomp_self();
     if (!thr->team)
-        return; /* alone: every region is in order */
-    struct xomp_ws_member *m = &thr->worker->loop;
-    struct xomp_ws *ws = xomp_loop_current(thr, m);
-    /* Outside an ordered loop of two or more members, nothing to do. */
-    if (!ws || !ws->ordered || !m->holds_chunk || m->has_turn)
-        return;
-    wait_for_turn(thr, m, ws);
+        return thr;
+    const void *ws = xomp_loop_current(thr, &thr->worker->loop);
+    return ws ? ws : (const void *)thr->worker;
 }
 
-void xomp_ordered_end(void)
+void xomp_ordered_start(const void *codeptr)
+{
+    struct xomp_thread *thr = xomp_self();
+    int saved = 0;
+    XOMP_HOOK(saved = xomp_ompt_mutex_acquire(thr, ompt_mutex_ordered, 0, XOMP_OMPT_IMPL_TURN,
+                                              ordered_id(thr), codeptr));
+    if (thr->team) {
+        struct xomp_ws_member *m = &thr->worker->loop;
+        struct xomp_ws *ws = xomp_loop_current(thr, m);
+        /* Outside an ordered loop of two or more members, nothing to do
+         * (alone: every region is in order). */
+        if (ws && ws->ordered && m->holds_chunk && !m->has_turn)
+            wait_for_turn(thr, m, ws);
+    }
+    XOMP_HOOK(xomp_ompt_mutex_acquired(thr, ompt_mutex_ordered, ordered_id(thr), codeptr, saved));
+}
+
+void xomp_ordered_end(const void *codeptr)
 {
     /* The turn stays with the chunk: see the top of the file. */
+    XOMP_HOOK(struct xomp_thread *thr = xomp_self();
+              xomp_ompt_mutex_released(thr, ompt_mutex_ordered, ordered_id(thr), codeptr));
 }

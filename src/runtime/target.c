@@ -191,7 +191,7 @@ void xomp_target_run_on_host(void (*fn)(void *), size_t mapnum, void **hostaddrs
         initial.icv.thread_limit = thread_limit;
     thr->task = &initial;
     fn(hostaddrs);
-    xomp_taskwait(thr); /* the region ends when its tasks have */
+    xomp_taskwait(thr, NULL); /* the region ends when its tasks have */
 
     return_to_outer(thr, &outer);
     free(copies);

@@ -12,6 +12,7 @@
 #include "../sched/sched.h"
 #include "../task/depend.h"
 #include "../task/task_core.h"
+#include "../tool/ompt.h"
 #include "../topo/binding.h"
 #include "affinity_format.h"
 #include "log.h"
@@ -238,15 +239,34 @@ void xomp_team_quiesce(struct xomp_thread *master)
             team_wait_left(master->hot_team[slot]);
 }
 
+/* The threads the team keeps between regions go back to the idle pool
+ * (its members have left its last region). */
+static void team_give_back_threads(struct xomp_team *team)
+{
+    if (!team->keeps_threads || !team->reserved)
+        return;
+    struct xomp_thread *threads[team->reserved];
+    for (unsigned i = 0; i < team->reserved; i++)
+        threads[i] = team->workers[i + 1].thread;
+    xomp_pool_release(threads, team->reserved);
+    team->reserved = 0;
+}
+
+void xomp_team_release_hot_threads(struct xomp_thread *master)
+{
+    for (unsigned slot = 0; slot < XOMP_HOT_LEVELS; slot++) {
+        struct xomp_team *team = master->hot_team[slot];
+        if (team && team->keeps_threads && team->reserved) {
+            team_wait_left(team);
+            team_give_back_threads(team);
+        }
+    }
+}
+
 void xomp_team_destroy(struct xomp_team *team)
 {
     team_wait_left(team);
-    if (team->keeps_threads && team->reserved) {
-        struct xomp_thread *threads[team->reserved];
-        for (unsigned i = 0; i < team->reserved; i++)
-            threads[i] = team->workers[i + 1].thread;
-        xomp_pool_release(threads, team->reserved);
-    }
+    team_give_back_threads(team);
     struct xomp_thread *self = xomp_self();
     for (unsigned i = 0; i < team->capacity; i++) {
         struct xomp_worker *w = &team->workers[i];
@@ -335,6 +355,7 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
     if (implicit->dep_table) /* normally freed by the last barrier */
         xomp_dep_table_free(implicit->dep_table);
     xomp_task_init_implicit(implicit, thr, team, team->parent_task, &team->icv);
+    implicit->creator = (uint16_t)id; /* its member number (ompt_get_task_info) */
     /* release: as in xomp_task_init (sched/lineage.h). */
     __atomic_store_n(&implicit->taskgroup, team->implicit_taskgroup, __ATOMIC_RELEASE);
     /* Our deque is empty (the last region's barrier ran every task). */
@@ -403,10 +424,12 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
     launch_subtree(thr, team, id);
     xomp_prof_region_begin(thr, team->level);
     member_begin(thr, team, id);
-    XOMP_PROF_BEGIN(thr, XOMP_EV_IMPLICIT, id, team->nthreads);
+    XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_IMPLICIT, id, team->nthreads);
+              xomp_ompt_implicit_begin(thr, team, id));
     team->fn(team->data);
     XOMP_PROF_END(thr, XOMP_EV_IMPLICIT);
     xomp_barrier_wait_region_end(thr);
+    XOMP_HOOK(xomp_ompt_implicit_end(thr, team, id));
     xomp_prof_region_end(thr, team->master, team->region);
     thr->team = NULL;
     thr->worker = NULL;
@@ -417,15 +440,18 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
 
 /* ---- regions ---- */
 
-void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
+void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+                         const void *codeptr, bool runtime_invokes)
 {
     struct xomp_thread *thr = xomp_self();
     xomp_parallel_start_in_taskgroup(fn, data, xomp_resolve_num_threads(thr, num_threads), flags,
-                                     NULL);
+                                     NULL, num_threads, codeptr, runtime_invokes);
 }
 
 unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsigned n,
-                                          unsigned flags, struct xomp_taskgroup *tg)
+                                          unsigned flags, struct xomp_taskgroup *tg,
+                                          unsigned num_threads, const void *codeptr,
+                                          bool runtime_invokes)
 {
     struct xomp_thread *thr = xomp_self();
     struct xomp_team *outer = thr->team;
@@ -463,7 +489,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     team->implicit_taskgroup = tg;
     atomic_store_explicit(&team->cancelled, false, memory_order_relaxed);
     atomic_store_explicit(&team->ws_cancel_interval, 0, memory_order_relaxed);
-    xomp_icv_next_level(&thr->task->icv, &team->icv);
+    xomp_icv_next_level(&thr->task->icv, &team->icv, flags & 7);
     xomp_bind_plan(team, thr, flags & 7);
     xomp_sched_plan(team); /* NUMA map, after the places are planned */
 
@@ -486,9 +512,12 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     team->workers[0].thread = thr;
 
     xomp_affinity_on_region_start(team, thr); /* OMP_DISPLAY_AFFINITY */
+    /* Before any member starts: the tool sees the region begin first. */
+    XOMP_HOOK(xomp_ompt_parallel_begin(thr, team, num_threads, runtime_invokes, codeptr));
     launch_subtree(thr, team, 0);
     member_begin(thr, team, 0);
-    XOMP_PROF_BEGIN(thr, XOMP_EV_IMPLICIT, 0, n);
+    XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_IMPLICIT, 0, n);
+              xomp_ompt_implicit_begin(thr, team, 0));
     return n;
 }
 
@@ -500,6 +529,7 @@ void xomp_parallel_end(void)
         xomp_fatal("GOMP_parallel_end called outside the master of a parallel region");
     XOMP_PROF_END(thr, XOMP_EV_IMPLICIT);
     xomp_barrier_wait_region_end(thr);
+    XOMP_HOOK(xomp_ompt_implicit_end(thr, team, 0));
     uint64_t region = team->region;
 
     unsigned n = team->nthreads;
@@ -509,6 +539,7 @@ void xomp_parallel_end(void)
     thr->team_id = team->saved_id;
     if (thr->team)
         thr->region_seen = thr->team->region;
+    XOMP_HOOK(xomp_ompt_parallel_end(thr, team));
     xomp_unbind_master(thr, team);
     /* Every member has left the region's code (the barrier above). */
     group_release(team->cgroup, team->cg_reserved);
@@ -529,9 +560,10 @@ void xomp_parallel_end(void)
     xomp_prof_region_end(thr, thr, region);
 }
 
-void xomp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
+void xomp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+                   const void *codeptr)
 {
-    xomp_parallel_start(fn, data, num_threads, flags);
+    xomp_parallel_start(fn, data, num_threads, flags, codeptr, true);
     fn(data);
     xomp_parallel_end();
 }

@@ -20,6 +20,7 @@
 #include "../sched/deque.h"
 #include "../sched/pools.h"
 #include "../task/task.h"
+#include "../tool/ompt_types.h"
 #include "config.h"
 #include "ws.h"
 
@@ -81,6 +82,7 @@ struct xomp_worker {
     uint64_t steal_random;       /* victim choice (xorshift) */
     int steal_hint;              /* a member that had work when last looked, or -1 */
     struct xomp_member_map map;  /* our place in the region's NUMA map */
+    struct xomp_ompt_member ompt; /* OMPT: a worksharing region left open */
 
     /* ---- the member's task deque: bottom written by the member, top by
      * thieves (sched/deque.h) ---- */
@@ -140,6 +142,7 @@ struct xomp_team {
     /* The members a member launches when it starts (the fork tree): those
      * of ids fork_arity * id + 1 ... + fork_arity. */
     unsigned fork_arity;
+    struct xomp_ompt_region ompt; /* OMPT: the region's data, codeptr, flags */
     /* Affinity plan of the region (topo/binding.c), per member. */
     bool binding;
     int *member_place;
@@ -162,16 +165,27 @@ struct xomp_team {
     struct xomp_worker *workers; /* [capacity] */
 };
 
+/* Where a parallel region comes from, for OMPT (the region functions'
+ * last two arguments): the construct's code address, and whether the
+ * runtime calls the region's function for the master too (GOMP_parallel)
+ * or the program does (GOMP_parallel_start). */
+
 /* Run a parallel region: the GOMP_parallel body. */
-void xomp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+void xomp_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+                   const void *codeptr);
 /* Start a team whose implicit tasks belong to taskgroup `tg` (parallel
  * task reductions).  The thread count is already resolved and reserved
  * (xomp_resolve_num_threads; it may still shrink when threads cannot be
- * created); returns the count used. */
+ * created); returns the count used.  `num_threads`: the clause (0: none),
+ * which OMPT reports as the size requested. */
 unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsigned nthreads,
-                                          unsigned flags, struct xomp_taskgroup *tg);
-/* The legacy split form: start the team, let the master run fn, end it. */
-void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+                                          unsigned flags, struct xomp_taskgroup *tg,
+                                          unsigned num_threads, const void *codeptr,
+                                          bool runtime_invokes);
+/* Start a team (the master then runs fn and ends the region): the legacy
+ * split form, and the combined constructs' start. */
+void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+                         const void *codeptr, bool runtime_invokes);
 void xomp_parallel_end(void);
 
 /* A team object with room for `capacity` members (deques, arrays), and its
@@ -182,6 +196,11 @@ void xomp_team_destroy(struct xomp_team *team);
 /* `master` exits: its hot teams are destroyed, their threads go back to
  * the pool.  Returns the most threads one of them held (0 if none). */
 unsigned xomp_team_release_hot(struct xomp_thread *master);
+/* Give the threads `master`'s outermost hot team keeps back to the idle
+ * pool, once its members have left its last region (OMPT finalization:
+ * then they can exit).  Call it outside any region; the team takes
+ * threads from the pool again for its next region. */
+void xomp_team_release_hot_threads(struct xomp_thread *master);
 
 /* Wait until the members of every team `master` keeps (its hot teams) have
  * left their last region, so that what they wrote there (counters, event

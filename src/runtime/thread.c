@@ -15,6 +15,7 @@
 #include "thread.h"
 
 #include "../task/task_core.h"
+#include "../tool/ompt.h"
 #include "log.h"
 
 #include <errno.h>
@@ -62,6 +63,8 @@ static void state_start(struct xomp_thread *t)
     atomic_store_explicit(&t->launched_by, NULL, memory_order_relaxed);
     t->next_team = NULL;
     t->exit_requested = false;
+    t->exit_wait = NULL;
+    memset(&t->ompt, 0, sizeof t->ompt); /* no thread_begin yet */
     t->is_pool_thread = false;
     t->region_seen = 0;
 }
@@ -116,6 +119,8 @@ __attribute__((noinline)) struct xomp_thread *xomp_thread_self_slow(void)
      * stay with it. */
     (void)pthread_setspecific(exit_key, t);
     xomp_prof_thread_start(t);
+    /* Another thread of the program: an initial thread of its own. */
+    XOMP_HOOK(xomp_ompt_thread_begin(t, ompt_thread_initial));
     return t;
 }
 
@@ -158,21 +163,44 @@ void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigne
     xomp_wake_if_sleeping(&thr->waker);
 }
 
+/* Idle pool threads told to exit together (pool_send_away): how many have
+ * not yet done so, the thread waiting for them, and what each does first. */
+struct xomp_pool_exit {
+    _Atomic unsigned pending;
+    struct xomp_thread *waiter;
+    void (*hook)(struct xomp_thread *);
+};
+
 static void *pool_thread_main(void *arg)
 {
     struct xomp_thread *thr = arg;
     xomp_tls = thr;
     xomp_prof_thread_start(thr);
+    XOMP_HOOK(xomp_ompt_thread_begin(thr, ompt_thread_worker));
     for (;;) {
         dock_wait(thr);
         if (thr->exit_requested)
             break;
         xomp_team_member_run(thr, thr->next_team, thr->next_id);
     }
-    /* Trimmed from the idle pool (pool_trim): the nested teams it led go,
-     * then its state. */
+    /* Told to exit (pool_send_away).  The nested teams it led go first,
+     * their threads to the pool. */
     xomp_team_release_hot(thr);
+    struct xomp_pool_exit *exit = thr->exit_wait;
+    if (!exit) {
+        state_retire(thr);
+        return NULL;
+    }
+    /* exit_wait and what it points to were written before our launch
+     * (release RMW), which dock_wait acquired. */
+    if (exit->hook)
+        exit->hook(thr);
+    struct xomp_thread *waiter = exit->waiter; /* `exit` may go once we count out */
     state_retire(thr);
+    /* seq_cst: the count is the waiter's condition, and the RMW orders it
+     * before our load of its `sleeping` (xomp_wake_after_sc_rmw). */
+    if (atomic_fetch_sub_explicit(&exit->pending, 1, memory_order_seq_cst) == 1)
+        xomp_wake_after_sc_rmw(&waiter->waker);
     return NULL;
 }
 
@@ -241,11 +269,54 @@ void xomp_pool_release(struct xomp_thread **threads, unsigned count)
     pthread_mutex_unlock(&pool_lock);
 }
 
-/* Let idle pool threads beyond `keep` exit: each is launched with
- * exit_requested set and leaves its dock loop. */
+static bool exits_done(void *arg)
+{
+    struct xomp_pool_exit *exit = arg;
+    /* acquire: pairs with the exiting threads' decrements (their hooks ran
+     * before). */
+    return atomic_load_explicit(&exit->pending, memory_order_acquire) == 0;
+}
+
+/* Tell the `n` idle pool threads of list `leaving` (linked by pool_next,
+ * taken off the pool) to leave their dock loop and exit.  With `hook`,
+ * each calls it first and the caller waits until all have; without, they
+ * exit on their own. */
+static void pool_send_away(struct xomp_thread *leaving, unsigned n,
+                           void (*hook)(struct xomp_thread *))
+{
+    if (!n)
+        return;
+    struct xomp_pool_exit exit = {.waiter = xomp_self(), .hook = hook};
+    /* relaxed: published to each thread by its launch below (release). */
+    atomic_store_explicit(&exit.pending, n, memory_order_relaxed);
+    while (leaving) {
+        struct xomp_thread *t = leaving;
+        leaving = t->pool_next; /* read before the launch: then the state is its own */
+        t->exit_requested = true;
+        t->exit_wait = hook ? &exit : NULL;
+        t->next_team = NULL;
+        /* release: the thread's acquire in dock_recheck sees exit_requested
+         * and exit_wait. */
+        atomic_fetch_add_explicit(&t->launch, 1, memory_order_release);
+        xomp_wake_if_sleeping(&t->waker);
+    }
+    if (!hook)
+        return;
+    struct xomp_thread *self = exit.waiter;
+    struct xomp_idle wait;
+    xomp_idle_begin(&wait, &self->waker, &self->spin, XOMP_SLEEP_PLAIN);
+    while (!exits_done(&exit))
+        xomp_idle_step(&wait, exits_done, &exit);
+    xomp_idle_end(&wait);
+}
+
+/* Let idle pool threads beyond `keep` exit.  A tool sees each one's
+ * thread_end before this returns (before the exiting program thread is
+ * joined, and so before the tool is finalized). */
 static void pool_trim(unsigned keep)
 {
     struct xomp_thread *leaving = NULL;
+    unsigned n = 0;
     pthread_mutex_lock(&pool_lock);
     while (pool_idle_count > keep) {
         struct xomp_thread *t = pool_idle;
@@ -253,16 +324,10 @@ static void pool_trim(unsigned keep)
         pool_idle_count--;
         t->pool_next = leaving;
         leaving = t;
+        n++;
     }
     pthread_mutex_unlock(&pool_lock);
-    while (leaving) {
-        struct xomp_thread *t = leaving;
-        leaving = t->pool_next; /* read before the launch: then the state is its own */
-        t->exit_requested = true;
-        /* release: the thread's acquire in dock_recheck sees exit_requested. */
-        atomic_fetch_add_explicit(&t->launch, 1, memory_order_release);
-        xomp_wake_if_sleeping(&t->waker);
-    }
+    pool_send_away(leaving, n, XOMP_HOOKS_ON() ? xomp_ompt_thread_end : NULL);
 }
 
 /* The destructor of exit_key: a thread of the program (or the initial
@@ -270,13 +335,19 @@ static void pool_trim(unsigned keep)
  * teams go: their threads back to the pool, which keeps as many idle
  * threads as the largest of them used, and at least CPUs - 1; the state
  * goes to the next thread.  A thread that exits inside a region or a task
- * (pthread_exit there is undefined in OpenMP) keeps everything. */
+ * (pthread_exit there is undefined in OpenMP) keeps everything.  With a
+ * tool attached, its initial task and the thread end here too (after its
+ * teams' threads went back to the pool, where finalization finds them). */
 static void thread_exit(void *arg)
 {
     struct xomp_thread *t = arg;
-    if (t->team || t->task != &t->initial_task || xomp_tls != t)
+    if (xomp_tls != t)
         return;
-    unsigned keep = xomp_team_release_hot(t);
+    bool outside = !t->team && t->task == &t->initial_task;
+    unsigned keep = outside ? xomp_team_release_hot(t) : 0;
+    XOMP_HOOK(xomp_ompt_thread_end(t));
+    if (!outside)
+        return;
     if (keep < xomp_cfg.ncpus - 1)
         keep = xomp_cfg.ncpus - 1;
     pool_trim(keep);
@@ -284,6 +355,17 @@ static void thread_exit(void *arg)
      * gets a new state, and the hook again. */
     xomp_tls = NULL;
     state_retire(t);
+}
+
+void xomp_pool_exit_idle(void (*hook)(struct xomp_thread *))
+{
+    pthread_mutex_lock(&pool_lock);
+    struct xomp_thread *idle = pool_idle;
+    unsigned n = pool_idle_count;
+    pool_idle = NULL;
+    pool_idle_count = 0;
+    pthread_mutex_unlock(&pool_lock);
+    pool_send_away(idle, n, hook);
 }
 
 void xomp_threads_foreach(void (*fn)(struct xomp_thread *, void *), void *arg)

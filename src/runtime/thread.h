@@ -13,6 +13,7 @@
 #include "../prof/stats.h"
 #include "../sched/constraint.h"
 #include "../task/task_alloc.h"
+#include "../tool/ompt_types.h"
 #include "team.h"
 #include "wait.h"
 
@@ -42,6 +43,7 @@ struct xomp_thread {
     struct xomp_taskgroup *taskgroup_cache; /* free taskgroup blocks (task.c) */
     struct xomp_stats stats; /* owner-only counters (prof/stats.h) */
     struct xomp_prof_thread prof; /* event buffer (prof/events.h) */
+    struct xomp_ompt_thread ompt; /* OMPT state (tool/ompt_types.h) */
 
     /* ---- touched by other threads to wake this one ---- */
     struct xomp_waker waker;
@@ -55,6 +57,8 @@ struct xomp_thread {
      * by the docked thread as a hint while the next launch may write it. */
     _Atomic(struct xomp_thread *) launched_by;
     bool exit_requested;
+    /* ... by a thread that waits for it to exit (NULL: nobody waits). */
+    struct xomp_pool_exit *exit_wait;
     /* Its last team had more members than there are CPUs: they all dock
      * at once, so it sleeps there without spinning. */
     bool dock_crowded;
@@ -95,6 +99,12 @@ static inline struct xomp_thread *xomp_self(void)
 unsigned xomp_pool_acquire(struct xomp_thread **out, unsigned count);
 /* Give threads back to the idle pool. */
 void xomp_pool_release(struct xomp_thread **threads, unsigned count);
+
+/* Tell every idle pool thread to exit, and wait until all have: each
+ * calls hook(itself) first (OMPT's thread_end at finalization).  Threads
+ * held by teams are not idle (xomp_team_release_hot_threads).  Without a
+ * hook they exit on their own, unawaited. */
+void xomp_pool_exit_idle(void (*hook)(struct xomp_thread *));
 
 /* Start a docked pool thread on member `id` of `team` (`by`: the calling
  * thread, the launcher). */

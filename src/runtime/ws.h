@@ -58,6 +58,11 @@ struct xomp_ws {
     bool fetch_add_ok; /* dynamic: the cursor cannot wrap (loop.c) */
     bool steal;        /* dynamic, nonmonotonic: per-member ranges (loop_steal.c) */
     bool ordered;      /* an ordered loop (ordered.c) */
+    /* OMPT: the construct (ompt_work_loop or ompt_work_sections) and the
+     * first member's code address, reported by every member. */
+    int ompt_work;
+    const void *ompt_codeptr;
+    bool ompt_dispatch; /* members report each chunk (loop.c) */
     void *mem;                      /* the `mem` buffer of GOMP_*_start, zeroed */
     /* Task reductions of the construct (reduction(task, ...)): the first
      * member's registration, which the others join (ws.c). */

@@ -8,6 +8,7 @@
 #include "../runtime/thread.h"
 #include "../task/depend.h"
 #include "../task/task_core.h"
+#include "../tool/ompt.h"
 #include "sched.h"
 
 /* ---- tree barrier ---- */
@@ -527,10 +528,12 @@ static uint64_t central_wait(struct xomp_thread *thr)
     }
 }
 
-static uint64_t barrier_wait(struct xomp_thread *thr)
+static uint64_t barrier_wait(struct xomp_thread *thr, int kind, const void *codeptr)
 {
     thr->stats.barriers++;
-    XOMP_PROF_BEGIN(thr, XOMP_EV_BARRIER, thr->team_id, 0);
+    int ompt_saved = 0;
+    XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_BARRIER, thr->team_id, 0);
+              ompt_saved = xomp_ompt_sync_begin(thr, (ompt_sync_region_t)kind, codeptr));
     const struct xomp_sched_wait *outer = thr->wait;
     thr->wait = &barrier_any;
     struct xomp_team *team = thr->team;
@@ -538,7 +541,8 @@ static uint64_t barrier_wait(struct xomp_thread *thr)
                      : team->nthreads == 2                      ? pair_wait(thr)
                                                                 : tree_wait(thr);
     thr->wait = outer;
-    XOMP_PROF_END(thr, XOMP_EV_BARRIER);
+    XOMP_HOOK(XOMP_PROF_END_HOOKED(thr, XOMP_EV_BARRIER);
+              xomp_ompt_sync_end(thr, (ompt_sync_region_t)kind, codeptr, ompt_saved));
     /* Every task of the team completed: the implicit task's dependence
      * records are no longer touched by anybody. */
     struct xomp_task *implicit = thr->task;
@@ -549,14 +553,14 @@ static uint64_t barrier_wait(struct xomp_thread *thr)
     return flags;
 }
 
-void xomp_barrier_wait(struct xomp_thread *thr)
+void xomp_barrier_wait(struct xomp_thread *thr, int kind, const void *codeptr)
 {
-    (void)barrier_wait(thr);
+    (void)barrier_wait(thr, kind, codeptr);
 }
 
-bool xomp_barrier_wait_cancellable(struct xomp_thread *thr)
+bool xomp_barrier_wait_cancellable(struct xomp_thread *thr, int kind, const void *codeptr)
 {
-    uint64_t flags = barrier_wait(thr);
+    uint64_t flags = barrier_wait(thr, kind, codeptr);
     if (!(flags & XOMP_BAR_CANCEL_PARALLEL))
         return false; /* a cancelled loop or sections ends here; the region goes on */
     thr->worker->parallel_cancel_seen = true;
@@ -565,7 +569,10 @@ bool xomp_barrier_wait_cancellable(struct xomp_thread *thr)
 
 void xomp_barrier_wait_region_end(struct xomp_thread *thr)
 {
-    if (!thr->worker->parallel_cancel_seen && !(barrier_wait(thr) & XOMP_BAR_CANCEL_PARALLEL))
+    /* OMPT gives it the parallel construct's code address. */
+    const int kind = ompt_sync_region_barrier_implicit_parallel;
+    if (!thr->worker->parallel_cancel_seen &&
+        !(barrier_wait(thr, kind, NULL) & XOMP_BAR_CANCEL_PARALLEL))
         return;
-    (void)barrier_wait(thr);
+    (void)barrier_wait(thr, kind, NULL);
 }

@@ -104,8 +104,10 @@ struct xomp_bar_team {
 uint64_t xomp_barrier_interval(const struct xomp_thread *thr);
 
 /* Wait at the team barrier: keep running tasks until every thread has
- * arrived and every task of the team has completed. */
-void xomp_barrier_wait(struct xomp_thread *thr);
+ * arrived and every task of the team has completed.  `kind` (an
+ * ompt_sync_region_t: explicit, implicit_workshare, implementation) and
+ * `codeptr` are what an OMPT tool is told. */
+void xomp_barrier_wait(struct xomp_thread *thr, int kind, const void *codeptr);
 
 /* The same, at a cancellation point (GOMP_barrier_cancel, the end of a
  * worksharing construct with `_cancel`): returns true when the parallel
@@ -115,7 +117,7 @@ void xomp_barrier_wait(struct xomp_thread *thr);
  * members met this barrier in different places (those that had jumped to
  * the region's end in their end barrier), so the region ends with one
  * more barrier: see xomp_barrier_wait_region_end. */
-bool xomp_barrier_wait_cancellable(struct xomp_thread *thr);
+bool xomp_barrier_wait_cancellable(struct xomp_thread *thr, int kind, const void *codeptr);
 
 /* The barrier at the end of a parallel region (every member, after the
  * region's function returned).  When a barrier of the region reported a

@@ -7,6 +7,7 @@
 
 #include "../runtime/log.h"
 #include "../runtime/thread.h"
+#include "../tool/ompt.h"
 #include "task_core.h"
 
 #include <stdlib.h>
@@ -50,6 +51,10 @@ struct xomp_dep_rec {
      * thread (exchange). */
     _Atomic(struct xomp_dep_edge *) succ;
     struct xomp_dep_rec *next_same; /* older record in the same slot list */
+    /* OMPT (while hooks are on): the record's task's tool data, copied at
+     * its registration, for the task_dependence events of later tasks
+     * (the task itself may complete and be freed meanwhile). */
+    ompt_data_t tool_data;
 };
 
 /* The records of one address since its last writer. */
@@ -239,6 +244,8 @@ static inline bool link_after(struct xomp_dep_table *table, struct xomp_dep_rec 
         /* release: the completer's acquire exchange then reads e. */
     } while (!atomic_compare_exchange_weak_explicit(&r->succ, &head, e, memory_order_release,
                                                     memory_order_acquire));
+    /* t cannot start before its creator settles its count (below). */
+    XOMP_HOOK(xomp_ompt_task_dependence(r->tool_data, t));
     return true;
 }
 
@@ -267,6 +274,19 @@ static bool rec_of(const struct xomp_task *t, const struct xomp_dep_rec *r, uint
 struct dep_item {
     void *addr;
     enum dep_kind kind;
+    uint8_t ompt_type; /* ompt_dependence_type_t: the clause's own type */
+};
+
+/* What an omp_depend_t's type (GOMP_DEPEND_*) means here and to OMPT. */
+static const struct {
+    enum dep_kind kind;
+    uint8_t ompt_type;
+} depobj_kinds[] = {
+    [GOMP_DEPEND_IN] = {DEP_IN, ompt_dependence_type_in},
+    [GOMP_DEPEND_OUT] = {DEP_OUT, ompt_dependence_type_out},
+    [GOMP_DEPEND_INOUT] = {DEP_OUT, ompt_dependence_type_inout},
+    [GOMP_DEPEND_MUTEXINOUTSET] = {DEP_OUT, ompt_dependence_type_mutexinoutset},
+    [GOMP_DEPEND_INOUTSET] = {DEP_INOUTSET, ompt_dependence_type_inoutset},
 };
 
 /* GCC's depend array: either {n, nout, addr...} or
@@ -284,31 +304,32 @@ static size_t parse_depend(void **depend, struct dep_item *out, size_t cap, bool
         for (size_t i = 0; i < total && n < cap; i++) {
             out[n].addr = depend[2 + i];
             out[n].kind = i < nout ? DEP_OUT : DEP_IN;
+            /* This form does not tell out from inout. */
+            out[n].ompt_type = i < nout ? ompt_dependence_type_inout : ompt_dependence_type_in;
             *all_memory |= out[n].kind == DEP_OUT && !out[n].addr;
             n++;
         }
         return n;
     }
     size_t total = (uintptr_t)depend[1];
-    size_t nout = (uintptr_t)depend[2] + (uintptr_t)depend[3]; /* out/inout, mutexinoutset */
+    size_t ninout = (uintptr_t)depend[2];
+    size_t nout = ninout + (uintptr_t)depend[3]; /* out/inout, mutexinoutset */
     size_t normal = nout + (uintptr_t)depend[4];
     for (size_t i = 0; i < total && n < cap; i++) {
         if (i < normal) {
             out[n].addr = depend[5 + i];
             out[n].kind = i < nout ? DEP_OUT : DEP_IN;
+            out[n].ompt_type = i < ninout  ? ompt_dependence_type_inout
+                               : i < nout ? ompt_dependence_type_mutexinoutset
+                                          : ompt_dependence_type_in;
         } else {
             void **obj = (void **)depend[5 + i]; /* an omp_depend_t */
             out[n].addr = obj[0];
-            switch ((uintptr_t)obj[1]) {
-            case GOMP_DEPEND_IN: out[n].kind = DEP_IN; break;
-            case GOMP_DEPEND_OUT:
-            case GOMP_DEPEND_INOUT:
-            case GOMP_DEPEND_MUTEXINOUTSET: out[n].kind = DEP_OUT; break;
-            case GOMP_DEPEND_INOUTSET: out[n].kind = DEP_INOUTSET; break;
-            default:
-                xomp_fatal("invalid omp_depend_t object: dependence type %d",
-                           (int)(uintptr_t)obj[1]);
-            }
+            uintptr_t type = (uintptr_t)obj[1];
+            if (type < GOMP_DEPEND_IN || type > GOMP_DEPEND_INOUTSET)
+                xomp_fatal("invalid omp_depend_t object: dependence type %d", (int)type);
+            out[n].kind = depobj_kinds[type].kind;
+            out[n].ompt_type = depobj_kinds[type].ompt_type;
         }
         *all_memory |= out[n].kind == DEP_OUT && !out[n].addr;
         *writers_first &= out[n].kind != DEP_OUT || !n || out[n - 1].kind == DEP_OUT;
@@ -322,6 +343,29 @@ static size_t depend_count(void **depend)
     return (uintptr_t)(depend[0] ? depend[0] : depend[1]);
 }
 
+void xomp_dep_report(struct xomp_thread *thr, struct xomp_task *t, void **depend)
+{
+    size_t cap = depend_count(depend);
+    struct dep_item *items = malloc((cap ? cap : 1) * sizeof *items);
+    ompt_dependence_t *deps = malloc((cap ? cap : 1) * sizeof *deps);
+    if (!items || !deps)
+        xomp_fatal("out of memory reporting task dependences");
+    bool all_memory, writers_first;
+    size_t n = parse_depend(depend, items, cap, &all_memory, &writers_first);
+    for (size_t i = 0; i < n; i++) {
+        deps[i].variable.ptr = items[i].addr;
+        deps[i].dependence_type = (ompt_dependence_type_t)items[i].ompt_type;
+        if (items[i].kind == DEP_OUT && !items[i].addr) /* omp_all_memory */
+            deps[i].dependence_type =
+                (ompt_dependence_type_t)(items[i].ompt_type == ompt_dependence_type_out
+                                             ? XOMP_OMPT_DEPENDENCE_OUT_ALL_MEMORY
+                                             : XOMP_OMPT_DEPENDENCE_INOUT_ALL_MEMORY);
+    }
+    xomp_ompt_dependences(thr, t, deps, (int)n);
+    free(deps);
+    free(items);
+}
+
 /* depend(inout: omp_all_memory): wait for every sibling with dependences
  * so far; every later one waits for this task. */
 static uint32_t register_all_memory(struct xomp_dep_table *table, struct xomp_task *t)
@@ -330,6 +374,7 @@ static uint32_t register_all_memory(struct xomp_dep_table *table, struct xomp_ta
     t->ndeps = 1;
     atomic_init(&t->dep_recs[0].succ, NULL);
     t->dep_recs[0].next_same = NULL;
+    XOMP_HOOK(t->dep_recs[0].tool_data = t->tool_data);
     uint32_t edges = link_after(table, table->all_memory, t);
     for (size_t i = 0; i < table->nslots; i++) {
         struct dep_slot *s = &table->slots[i];
@@ -385,6 +430,7 @@ bool xomp_dep_register(struct xomp_thread *thr, struct xomp_task *parent, struct
                 struct xomp_dep_rec *r = &t->dep_recs[made++];
                 atomic_init(&r->succ, NULL);
                 r->next_same = NULL;
+                XOMP_HOOK(r->tool_data = t->tool_data);
                 edges += link_after(table, s->last_out, t);
                 switch (items[i].kind) {
                 case DEP_OUT:

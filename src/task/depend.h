@@ -31,6 +31,10 @@ struct xomp_thread;
 bool xomp_dep_register(struct xomp_thread *thr, struct xomp_task *parent, struct xomp_task *t,
                        void **depend);
 
+/* OMPT: report the dependences GCC's depend array gives task t (its
+ * dependences callback), with their own types. */
+void xomp_dep_report(struct xomp_thread *thr, struct xomp_task *t, void **depend);
+
 /* The task completed: release the tasks waiting for it.  Ready ones are
  * scheduled by the calling thread (or handed to its team's inbox when the
  * thread is not a member). */

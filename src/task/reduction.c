@@ -5,6 +5,7 @@
 #include "../runtime/log.h"
 #include "../runtime/thread.h"
 #include "../sched/barrier.h"
+#include "../tool/ompt.h"
 #include "task_core.h"
 
 #include <stdlib.h>
@@ -196,7 +197,7 @@ struct xomp_taskgroup *xomp_parallel_reduction_taskgroup(uintptr_t *data, unsign
 struct xomp_ws_reduction *xomp_workshare_reduction_start(struct xomp_thread *thr, uintptr_t *data,
                                                          struct xomp_ws_reduction *join)
 {
-    xomp_taskgroup_start(thr);
+    xomp_taskgroup_start(thr, NULL);
     struct xomp_taskgroup *tg = thr->task->taskgroup;
     tg->workshare = true;
     struct xomp_ws_reduction *share = join;
@@ -230,7 +231,7 @@ void xomp_workshare_reduction_end(struct xomp_thread *thr, bool cancelled)
     struct xomp_ws_reduction *share = table->share;
     /* Every task that may use the private copies through this member is
      * in the taskgroup: wait for them. */
-    xomp_taskgroup_end(thr);
+    xomp_taskgroup_end(thr, NULL);
     /* acq_rel: the last holder acquires the other members' uses of the
      * copies (member 0 combined them just before its own call) before it
      * frees them; release orders this member's uses before. */
@@ -241,5 +242,5 @@ void xomp_workshare_reduction_end(struct xomp_thread *thr, bool cancelled)
         free(table);
     }
     if (!cancelled && thr->team)
-        xomp_barrier_wait(thr);
+        xomp_barrier_wait(thr, ompt_sync_region_barrier_implicit_workshare, NULL);
 }

@@ -19,6 +19,8 @@
 
 /* Largest argument block the fast path copies (xomp_copy_words). */
 #define XOMP_FAST_ARGS_MAX 60
+_Static_assert(XOMP_TASK_ARGS_OFFSET + XOMP_FAST_ARGS_MAX <= XOMP_TASK_SMALL_BLOCK,
+               "the fast path's arguments must fit in a small block after the task header");
 
 /* Copy n bytes, n a multiple of 4 and at most XOMP_FAST_ARGS_MAX.
  * The caller has just written the block field by field

@@ -10,6 +10,7 @@
 #include "../runtime/thread.h"
 #include "../sched/notify.h"
 #include "../sched/sched.h"
+#include "../tool/ompt.h"
 #include "depend.h"
 #include "spawn_fast.h"
 #include "task_alloc.h"
@@ -157,6 +158,36 @@ static bool task_cancelled(const struct xomp_task *t)
            (t->taskgroup && atomic_load_explicit(&t->taskgroup->cancelled, memory_order_acquire));
 }
 
+/* OMPT: the body of `t` (run by this thread, suspending `prev`) returned.
+ * A tool is told before anything else can see the completion (its
+ * dependants, its parent's taskwait, the barrier), so that what it
+ * records for the completion happens before theirs.  A detachable task
+ * whose event is not fulfilled is reported detached first; if the
+ * fulfilment comes before its counter is decremented, the task completes
+ * here after all, reported as a late fulfilment.  Returns true when the
+ * task stays detached (the caller then only returns; this function has
+ * restored the thread). */
+static bool task_end_hooked(struct xomp_thread *thr, struct xomp_task *t, struct xomp_task *prev,
+                            bool discarded, int ompt_saved)
+{
+    bool detach = t->flags & XOMP_TASK_DETACH;
+    /* acquire: pairs with the fulfiller's decrement (seq_cst). */
+    if (!detach || atomic_load_explicit(&t->detach_pending, memory_order_acquire) == 1) {
+        xomp_ompt_task_end(thr, t, discarded ? ompt_task_cancel : ompt_task_complete, prev,
+                           ompt_saved);
+        return false; /* the caller completes it */
+    }
+    xomp_ompt_task_end(thr, t, ompt_task_detach, prev, ompt_saved);
+    thr->depth--;
+    thr->task = prev;
+    /* acq_rel: as in task_execute_general. */
+    if (atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_acq_rel) != 1)
+        return true;
+    xomp_ompt_task_fulfill(thr, t, true);
+    task_complete(thr, t);
+    return true;
+}
+
 /* Run a task's body on this thread, then complete it (or, for a
  * detachable task whose event is not fulfilled yet, leave that to
  * omp_fulfill_event). */
@@ -171,10 +202,19 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     t->owner = thr;
     thr->task = t;
     thr->depth++;
-    XOMP_PROF_TASK_BEGIN(thr, t);
-    if (!(xomp_cfg.cancellation && task_cancelled(t)))
+    bool discarded = xomp_cfg.cancellation && task_cancelled(t);
+    /* A discarded task never begins: a tool is only told it is cancelled
+     * (task_end_hooked). */
+    int ompt_saved = thr->ompt.state;
+    XOMP_HOOK(XOMP_PROF_TASK_BEGIN_HOOKED(thr, t);
+              if (!discarded) ompt_saved = xomp_ompt_task_begin(thr, prev, t));
+    if (!discarded)
         t->fn(t->data);
-    XOMP_PROF_TASK_END(thr);
+    if (XOMP_HOOKS_ON()) {
+        XOMP_PROF_TASK_END_HOOKED(thr);
+        if (task_end_hooked(thr, t, prev, discarded, ompt_saved))
+            return; /* detached: omp_fulfill_event completes it */
+    }
     thr->depth--;
     thr->task = prev;
     /* acq_rel: whichever of the body's end and the fulfilment comes second
@@ -330,7 +370,7 @@ static bool children_done(void *arg)
            (int64_t)t->local_done - (int64_t)t->created_children;
 }
 
-void xomp_taskwait(struct xomp_thread *thr)
+void xomp_taskwait_plain(struct xomp_thread *thr)
 {
     struct xomp_task *t = thr->task;
     /* Nothing to wait for (every child ran at once in a team of one, or
@@ -359,6 +399,15 @@ done:
     }
 }
 
+void xomp_taskwait_hooked(struct xomp_thread *thr, const void *codeptr)
+{
+    XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_TASKWAIT, 0, 0);
+    int saved = xomp_ompt_sync_begin(thr, ompt_sync_region_taskwait, codeptr);
+    xomp_taskwait_plain(thr);
+    xomp_ompt_sync_end(thr, ompt_sync_region_taskwait, codeptr, saved);
+    XOMP_PROF_END_HOOKED(thr, XOMP_EV_TASKWAIT);
+}
+
 void xomp_taskyield(struct xomp_thread *thr)
 {
     if (!thr->team || thr->depth >= xomp_cfg.max_depth)
@@ -369,7 +418,10 @@ void xomp_taskyield(struct xomp_thread *thr)
     struct xomp_sched_wait w = {.constraint = t, .taskgroup = NULL, .floor = t->deque_mark};
     const struct xomp_sched_wait *outer = thr->wait;
     thr->wait = &w;
+    /* OMPT: the task it runs suspends this one by a yield. */
+    XOMP_HOOK(thr->ompt.switch_status = ompt_task_yield);
     xomp_task_run_one(thr, &w);
+    XOMP_HOOK(thr->ompt.switch_status = ompt_task_switch);
     thr->wait = outer;
 }
 
@@ -403,7 +455,7 @@ void xomp_taskgroup_delete(struct xomp_thread *thr, struct xomp_taskgroup *tg)
     thr->taskgroup_cache = tg;
 }
 
-void xomp_taskgroup_start(struct xomp_thread *thr)
+void xomp_taskgroup_start(struct xomp_thread *thr, const void *codeptr)
 {
     struct xomp_task *t = thr->task;
     struct xomp_taskgroup *tg = xomp_taskgroup_new(thr);
@@ -412,6 +464,7 @@ void xomp_taskgroup_start(struct xomp_thread *thr)
     __atomic_store_n(&tg->prev, prev, __ATOMIC_RELEASE);
     tg->reductions = prev ? prev->reductions : NULL;
     __atomic_store_n(&t->taskgroup, tg, __ATOMIC_RELEASE);
+    XOMP_HOOK(xomp_ompt_taskgroup_begin(thr, codeptr));
 }
 
 static bool taskgroup_done(void *arg)
@@ -421,16 +474,19 @@ static bool taskgroup_done(void *arg)
     return atomic_load_explicit(&tg->pending, memory_order_acquire) == 0;
 }
 
-void xomp_taskgroup_end(struct xomp_thread *thr)
+void xomp_taskgroup_end(struct xomp_thread *thr, const void *codeptr)
 {
     struct xomp_task *t = thr->task;
     struct xomp_taskgroup *tg = t->taskgroup;
     if (!tg)
         xomp_fatal("GOMP_taskgroup_end without a matching GOMP_taskgroup_start");
-    XOMP_PROF_BEGIN(thr, XOMP_EV_TASKGROUP, 0, 0);
+    int ompt_saved = 0;
+    XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_TASKGROUP, 0, 0);
+              ompt_saved = xomp_ompt_sync_begin(thr, ompt_sync_region_taskgroup, codeptr));
     if (!taskgroup_done(tg))
         wait_until(thr, taskgroup_done, tg, tg);
-    XOMP_PROF_END(thr, XOMP_EV_TASKGROUP);
+    XOMP_HOOK(XOMP_PROF_END_HOOKED(thr, XOMP_EV_TASKGROUP);
+              xomp_ompt_sync_end(thr, ompt_sync_region_taskgroup, codeptr, ompt_saved));
     /* release: as in xomp_taskgroup_start. */
     __atomic_store_n(&t->taskgroup, tg->prev, __ATOMIC_RELEASE);
     xomp_taskgroup_delete(thr, tg);
@@ -539,13 +595,17 @@ static bool dep_backlog_full(const struct xomp_thread *thr, const struct xomp_ta
 
 /* The general path: dependences, detach, undeferred tasks, large or
  * copied arguments, arguments adjusted after the copy (taskloop). */
+static void empty_task(void *data);
+
 static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void *data,
                                void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
                                bool run_now, unsigned flags, int priority, void **depend,
-                               void **detach, const struct xomp_args_fixup *fixup)
+                               void **detach, const struct xomp_args_fixup *fixup,
+                               const void *codeptr)
 {
     struct xomp_task *parent = thr->task;
-    bool has_deps = (flags & GOMP_TASK_FLAG_DEPEND) && depend && thr->team;
+    bool depend_clause = (flags & GOMP_TASK_FLAG_DEPEND) && depend;
+    bool has_deps = depend_clause && thr->team;
     if (has_deps && thr->team->nthreads == 1 && !(flags & GOMP_TASK_FLAG_DETACH) &&
         children_done(parent)) {
         /* A team of one, and every earlier child has completed: nothing
@@ -590,11 +650,17 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
     }
     if (fixup)
         fixup->apply(args, fixup->ctx);
+    /* taskwait depend(...) waits as for an undeferred empty task: a tool
+     * sees it as the taskwait's stand-in task. */
+    if (fn == empty_task && run_now && depend_clause)
+        t->flags |= XOMP_TASK_TASKWAIT;
 
     if (run_now) {
         t->flags |= XOMP_TASK_UNDEFERRED;
         thr->stats.undeferred++;
         t->owner = thr;
+        XOMP_HOOK(xomp_ompt_task_create(thr, parent, t, depend_clause, codeptr);
+                  if (depend_clause) xomp_dep_report(thr, t, depend));
         if (has_deps) {
             /* Wait for the siblings it depends on, running tasks meanwhile. */
             t->flags |= XOMP_TASK_WAITED;
@@ -603,21 +669,40 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         }
         if (thr->worker)
             xomp_sched_mark(t, thr->worker);
+        if (XOMP_HOOKS_ON() && (t->flags & XOMP_TASK_TASKWAIT)) {
+            xomp_ompt_taskwait_task_done(thr, t);
+            task_complete(thr, t);
+            return;
+        }
         thr->task = t;
         thr->depth++;
-        XOMP_PROF_TASK_BEGIN(thr, t);
+        int ompt_saved = 0;
+        XOMP_HOOK(XOMP_PROF_TASK_BEGIN_HOOKED(thr, t);
+                  ompt_saved = xomp_ompt_task_begin(thr, parent, t));
         fn(args);
-        XOMP_PROF_TASK_END(thr);
+        bool detached = (t->flags & XOMP_TASK_DETACH) &&
+                        /* acquire: as in task_end_hooked. */
+                        atomic_load_explicit(&t->detach_pending, memory_order_acquire) != 1;
+        XOMP_HOOK(XOMP_PROF_TASK_END_HOOKED(thr);
+                  xomp_ompt_task_end(thr, t, detached ? ompt_task_detach : ompt_task_complete,
+                                     parent, ompt_saved));
         thr->depth--;
         thr->task = parent;
         if ((t->flags & XOMP_TASK_DETACH) &&
-            atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_acq_rel) != 1)
+            atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_acq_rel) != 1) {
             wait_until(thr, detach_fulfilled, t, NULL); /* the encountering task waits */
+            detached = true;
+        }
+        /* The fulfilment of an undeferred task is reported here, where it
+         * completes (its fulfiller must not touch it after its decrement). */
+        XOMP_HOOK(if (detached) xomp_ompt_task_fulfill(thr, t, true));
         task_complete(thr, t);
         return;
     }
 
     xomp_task_count_child(thr, parent, t);
+    XOMP_HOOK(xomp_ompt_task_create(thr, parent, t, depend_clause, codeptr);
+              if (depend_clause) xomp_dep_report(thr, t, depend));
     if (has_deps && !xomp_dep_register(thr, parent, t, depend))
         return; /* its last predecessor will schedule it */
     xomp_task_submit(thr, t);
@@ -626,19 +711,20 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
 void xomp_task_spawn_fixed(struct xomp_thread *thr, void (*fn)(void *), void *data,
                            void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
                            bool undeferred, unsigned flags, int priority,
-                           const struct xomp_args_fixup *fixup)
+                           const struct xomp_args_fixup *fixup, const void *codeptr)
 {
     struct xomp_task *parent = thr->task;
     bool run_now = undeferred || !thr->team || thr->team->run_tasks_now ||
                    (parent->flags & XOMP_TASK_FINAL) || thr->depth >= xomp_cfg.max_depth;
     task_spawn_general(thr, fn, data, cpyfn, arg_size, arg_align, run_now,
                        flags & ~(GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH), priority, NULL,
-                       NULL, fixup);
+                       NULL, fixup, codeptr);
 }
 
 void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
                      void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
-                     bool undeferred, unsigned flags, int priority, void **depend, void **detach)
+                     bool undeferred, unsigned flags, int priority, void **depend, void **detach,
+                     const void *codeptr)
 {
     struct xomp_task *parent = thr->task;
     struct xomp_team *team = thr->team;
@@ -656,10 +742,11 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
                     !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)));
     if (__builtin_expect(run_now || cpyfn || arg_align > 8 ||
                              arg_size > XOMP_TASK_SMALL_BLOCK - XOMP_TASK_ARGS_OFFSET ||
-                             (flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)),
+                             (flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)) ||
+                             XOMP_HOOKS_ON(),
                          0)) {
         task_spawn_general(thr, fn, data, cpyfn, arg_size, arg_align, run_now, flags, priority,
-                           depend, detach, NULL);
+                           depend, detach, NULL, codeptr);
         return;
     }
 
@@ -679,12 +766,17 @@ static void empty_task(void *data)
     (void)data;
 }
 
-void xomp_task_wait_depend(struct xomp_thread *thr, void **depend)
+void xomp_task_wait_depend(struct xomp_thread *thr, void **depend, const void *codeptr)
 {
-    if (!thr->team)
-        return; /* every task ran undeferred: nothing to wait for */
-    xomp_task_spawn(thr, empty_task, NULL, NULL, 0, 1, true, GOMP_TASK_FLAG_DEPEND, 0, depend,
-                    NULL);
+    int ompt_saved = 0;
+    XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_TASKWAIT, 0, 0);
+              ompt_saved = xomp_ompt_sync_begin(thr, ompt_sync_region_taskwait, codeptr));
+    /* Outside a team every task ran undeferred: nothing to wait for. */
+    if (thr->team)
+        xomp_task_spawn(thr, empty_task, NULL, NULL, 0, 1, true, GOMP_TASK_FLAG_DEPEND, 0, depend,
+                        NULL, codeptr);
+    XOMP_HOOK(xomp_ompt_sync_end(thr, ompt_sync_region_taskwait, codeptr, ompt_saved);
+              XOMP_PROF_END_HOOKED(thr, XOMP_EV_TASKWAIT));
 }
 
 void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t)
@@ -701,6 +793,12 @@ void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t)
      * encountering thread set it before running the body that gave the
      * event away.) */
     struct xomp_thread *encountering = undeferred ? t->owner : NULL;
+    /* OMPT: a fulfilment before the body's end, told while the task
+     * cannot complete (it needs our decrement).  A body that ends at this
+     * moment may report itself detached in between (task_end_hooked). */
+    XOMP_HOOK(/* acquire: pairs with the body end's decrement. */
+              if (atomic_load_explicit(&t->detach_pending, memory_order_acquire) == 2)
+                  xomp_ompt_task_fulfill(thr, t, false));
     /* seq_cst: the one that reaches 0 completes and sees the other's
      * effects (acquire and release), and for an undeferred task the
      * decrement is the event of the sleep protocol (xomp_wake_after_sc_rmw). */
@@ -709,10 +807,12 @@ void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t)
         xomp_fatal("omp_fulfill_event: the event %p was already fulfilled", (void *)t);
     if (left > 0)
         return; /* the body is still running: its end completes the task */
-    if (undeferred)
+    if (undeferred) {
         /* Its encountering thread waits in wait_until(detach_fulfilled);
-         * t may be gone already. */
+         * t may be gone already (it reports the late fulfilment). */
         xomp_wake_after_sc_rmw(&encountering->waker);
-    else
-        task_complete(thr, t);
+        return;
+    }
+    XOMP_HOOK(xomp_ompt_task_fulfill(thr, t, true));
+    task_complete(thr, t);
 }

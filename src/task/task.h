@@ -27,6 +27,7 @@
 #define XOMP_TASK_H
 
 #include "../runtime/config.h"
+#include "../tool/ompt_types.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -44,6 +45,7 @@ enum xomp_task_flags {
     XOMP_TASK_FINAL = 1u << 1,    /* = GOMP_TASK_FLAG_FINAL: descendants are included */
     XOMP_TASK_UNDEFERRED = 1u << 2, /* runs on the encountering thread's stack now */
     XOMP_TASK_IMPLICIT = 1u << 3, /* the implicit task of a team member */
+    XOMP_TASK_TASKWAIT = 1u << 4, /* the stand-in of a taskwait depend(...) (OMPT) */
     XOMP_TASK_DETACH = 1u << 5,   /* completes when its event is fulfilled too */
     XOMP_TASK_WAITED = 1u << 6,   /* undeferred with dependences: its creator
                                      waits for npred == 0 and runs it */
@@ -58,6 +60,7 @@ enum xomp_task_flags {
 #define XOMP_TASK_FINISHED (INT64_C(1) << 62)
 
 struct xomp_task {
+    /* ---- first line: what running and completing the task reads ---- */
     void (*fn)(void *);
     void *data;
     /* parent, level and taskgroup are read by other threads while the task
@@ -69,6 +72,7 @@ struct xomp_task {
      * counted there), or one it opened itself (taskgroup_start pushes). */
     struct xomp_taskgroup *taskgroup;
     uint32_t level;        /* explicit-task nesting: 0 for an implicit task */
+    uint32_t flags;
     /* Thread executing the task; children wake it when it may be waiting. */
     struct xomp_thread *owner;
     struct xomp_team *team; /* team of the region that created it */
@@ -82,13 +86,13 @@ struct xomp_task {
      * suspended beneath them on its stack; plain, owner-only (README). */
     uint64_t local_done;
     struct xomp_icv icv;
-    uint32_t flags;
     /* The bottom of its thread's deque when it began to run there: the
      * deque entries from this index up are its descendants while it runs
      * (sched/README.md, "The tied-task constraint"). */
     int64_t deque_mark;
     uint16_t size_class;   /* task cache size class (task_alloc.c) */
-    uint16_t creator;      /* team id of the creating worker (statistics) */
+    uint16_t creator;      /* team id of the creating worker (statistics);
+                              for an implicit task, its member number */
     int32_t priority;
     struct xomp_task *next; /* free-list and overflow-list link */
     /* Dependences (depend.c): this task's records in its parent's table
@@ -96,6 +100,10 @@ struct xomp_task {
      * dependences (NULL if none). */
     struct xomp_dep_rec *dep_recs;
     struct xomp_dep_table *dep_table;
+    /* An OMPT tool's data for this task (src/tool/README.md): set to
+     * none when the task is created while a tool is attached, otherwise
+     * stale. */
+    ompt_data_t tool_data;
     uint32_t ndeps;
     /* Unmet dependences + 1 while being created; the task is ready at 0. */
     _Atomic int32_t npred;

@@ -4,6 +4,7 @@
 #include "../runtime/log.h"
 #include "task.h"
 
+#include <malloc.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,17 @@ struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size
     t->size_class = (uint16_t)cls;
     *args = (char *)t + offset;
     return t;
+}
+
+size_t xomp_task_args_room(const struct xomp_task *t)
+{
+    if (!t->data)
+        return 0;
+    if (t->size_class == XOMP_TASK_CLASSES)
+        return malloc_usable_size(t->data);
+    const char *block = (const char *)t, *args = (const char *)t->data;
+    size_t size = class_size[t->size_class];
+    return args >= block + sizeof *t && args < block + size ? (size_t)(block + size - args) : 0;
 }
 
 void xomp_task_free_slow(struct xomp_task_cache *cache, struct xomp_task *t)

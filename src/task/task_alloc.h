@@ -46,6 +46,11 @@ struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size
 struct xomp_task *xomp_task_refill_small(struct xomp_task_cache *cache);
 void xomp_task_free_slow(struct xomp_task_cache *cache, struct xomp_task *task);
 
+/* Bytes of the block from t's argument block (t->data) to its end: the
+ * task's own memory for ompt_get_task_memory; 0 when t->data is not in
+ * t's block or a heap block of its own (arguments read in place). */
+size_t xomp_task_args_room(const struct xomp_task *t);
+
 /* Offset of the arguments in a block when their alignment is at most that
  * of a pointer. */
 #define XOMP_TASK_ARGS_OFFSET ((sizeof(struct xomp_task) + 7) & ~(size_t)7)

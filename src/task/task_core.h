@@ -31,7 +31,8 @@ struct xomp_thread;
  * detach (where to store the event handle) as in GOMP_task. */
 void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
                      void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
-                     bool undeferred, unsigned flags, int priority, void **depend, void **detach);
+                     bool undeferred, unsigned flags, int priority, void **depend, void **detach,
+                     const void *codeptr);
 
 /* Adjusts a task's copied argument block before the task is scheduled
  * (taskloop writes each task's iteration range there). */
@@ -44,7 +45,7 @@ struct xomp_args_fixup {
 void xomp_task_spawn_fixed(struct xomp_thread *thr, void (*fn)(void *), void *data,
                            void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
                            bool undeferred, unsigned flags, int priority,
-                           const struct xomp_args_fixup *fixup);
+                           const struct xomp_args_fixup *fixup, const void *codeptr);
 
 struct xomp_sched_wait;
 
@@ -69,7 +70,7 @@ void xomp_task_ready(struct xomp_thread *thr, struct xomp_task *t);
 
 /* taskwait depend(...): wait, as for an undeferred task with an empty body
  * and these dependences, for exactly the sibling tasks they name. */
-void xomp_task_wait_depend(struct xomp_thread *thr, void **depend);
+void xomp_task_wait_depend(struct xomp_thread *thr, void **depend, const void *codeptr);
 
 /* omp_fulfill_event. */
 void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t);
@@ -78,14 +79,24 @@ void xomp_task_fulfill(struct xomp_thread *thr, struct xomp_task *t);
 bool xomp_taskgroup_cancelled(const struct xomp_task *t);
 void xomp_taskgroup_cancel(struct xomp_task *t);
 
-void xomp_taskwait(struct xomp_thread *thr);
+/* taskwait: without events, and with the profiler's TASKWAIT and OMPT's
+ * taskwait region (codeptr: the construct's code address, src/tool). */
+void xomp_taskwait_plain(struct xomp_thread *thr);
+void xomp_taskwait_hooked(struct xomp_thread *thr, const void *codeptr);
+static inline void xomp_taskwait(struct xomp_thread *thr, const void *codeptr)
+{
+    if (XOMP_HOOKS_ON())
+        xomp_taskwait_hooked(thr, codeptr);
+    else
+        xomp_taskwait_plain(thr);
+}
 void xomp_taskyield(struct xomp_thread *thr);
-void xomp_taskgroup_start(struct xomp_thread *thr);
+void xomp_taskgroup_start(struct xomp_thread *thr, const void *codeptr);
 /* A taskgroup block, owned by `thr`, and its return (type-stable: kept
  * in the thread's cache, never freed). */
 struct xomp_taskgroup *xomp_taskgroup_new(struct xomp_thread *thr);
 void xomp_taskgroup_delete(struct xomp_thread *thr, struct xomp_taskgroup *tg);
-void xomp_taskgroup_end(struct xomp_thread *thr);
+void xomp_taskgroup_end(struct xomp_thread *thr, const void *codeptr);
 
 /* Initialize `t` as the implicit task of a team member (or the initial
  * task of a thread outside any team). */

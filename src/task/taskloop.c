@@ -11,6 +11,7 @@
 #include "taskloop.h"
 
 #include "../runtime/thread.h"
+#include "../tool/ompt.h"
 #include "reduction.h"
 #include "task_core.h"
 
@@ -40,7 +41,7 @@ static void set_range_ull(void *args, void *ctx)
 #define DEFINE_TASKLOOP(NAME, TYPE, UTYPE, IS_LONG, RANGE, SET_RANGE)                           \
     void NAME(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,     \
               long arg_align, unsigned flags, unsigned long num_tasks, int priority, TYPE start, \
-              TYPE end, TYPE step)                                                            \
+              TYPE end, TYPE step, const void *codeptr)                                       \
     {                                                                                          \
         struct xomp_thread *thr = xomp_self();                                                 \
         struct xomp_team *team = thr->team;                                                    \
@@ -73,7 +74,10 @@ static void set_range_ull(void *args, void *ctx)
                 cancelled = true;                                                              \
             n = cancelled ? 0 : (start - end - step - 1) / -step;                              \
         }                                                                                      \
+        XOMP_HOOK(xomp_ompt_work(thr, ompt_work_taskloop, ompt_scope_begin, (uint64_t)n,       \
+                                 codeptr));                                                    \
         if (cancelled) {                                                                       \
+            XOMP_HOOK(xomp_ompt_work(thr, ompt_work_taskloop, ompt_scope_end, 0, codeptr));    \
             /* Tell the caller no reduction was registered. */                                \
             if ((flags & (GOMP_TASK_FLAG_NOGROUP | GOMP_TASK_FLAG_REDUCTION)) ==               \
                 GOMP_TASK_FLAG_REDUCTION)                                                      \
@@ -141,7 +145,7 @@ static void set_range_ull(void *args, void *ctx)
             if (xomp_cfg.cancellation && xomp_taskgroup_cancelled(thr->task))                  \
                 return;                                                                        \
         } else {                                                                               \
-            xomp_taskgroup_start(thr);                                                         \
+            xomp_taskgroup_start(thr, codeptr);                                                \
             if (flags & GOMP_TASK_FLAG_REDUCTION)                                              \
                 xomp_taskgroup_reduction_register(thr, ((struct reduction_head *)data)->ptr); \
         }                                                                                      \
@@ -162,11 +166,12 @@ static void set_range_ull(void *args, void *ctx)
                 task_step = nfirst_step;                                                       \
             XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);                                   \
             xomp_task_spawn_fixed(thr, fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align,   \
-                                  undeferred, task_flags, priority, &fixup);                   \
+                                  undeferred, task_flags, priority, &fixup, codeptr);          \
             XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);                                           \
         }                                                                                      \
         if (group)                                                                             \
-            xomp_taskgroup_end(thr);                                                           \
+            xomp_taskgroup_end(thr, codeptr);                                                  \
+        XOMP_HOOK(xomp_ompt_work(thr, ompt_work_taskloop, ompt_scope_end, (uint64_t)n, codeptr)); \
     }
 
 DEFINE_TASKLOOP(xomp_taskloop_long, long, unsigned long, 1, struct range_ctx_long, set_range_long)

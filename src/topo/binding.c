@@ -3,7 +3,8 @@
  * Placing team members on places (OMP_PROC_BIND with OMP_PLACES).
  *
  * The master computes, for each member, a place and a place partition from
- * the policy (the proc_bind clause, else the bind-var ICV) and its own place
+ * the policy (the proc_bind clause, else the bind-var ICV; neither when
+ * bind-var is false) and its own place
  * partition, as the specification describes and as libgomp does when
  * threads outnumber places (each place gets T/P threads in order, the
  * remaining T%P go one by one to the places that follow).  Each member then
@@ -46,7 +47,9 @@ void xomp_bind_plan(struct xomp_team *team, struct xomp_thread *master, unsigned
     int nplaces = xomp_places_count();
     unsigned n = team->nthreads;
     team->binding = false;
-    if (policy == XOMP_BIND_FALSE || nplaces == 0)
+    /* bind-var false (OMP_PROC_BIND=false) turns affinity off: proc_bind
+     * clauses are ignored then (OpenMP 5.2, OMP_PROC_BIND). */
+    if (master->task->icv.bind == XOMP_BIND_FALSE || policy == XOMP_BIND_FALSE || nplaces == 0)
         return;
     const struct xomp_icv *icv = &master->task->icv;
     unsigned first = icv->part_first, len = icv->part_len;

@@ -11,6 +11,11 @@
  * Abstract names are resolved with hwloc (loaded then: hwloc_lazy.h).  CPUs the process may not run on
  * (outside its CPU set, cpus.h) are dropped, and places left empty are
  * removed, with one warning.
+ *
+ * Without OMP_PLACES, GOMP_CPU_AFFINITY (libgomp's extension) gives the
+ * list: CPU numbers, ranges M-N and strided ranges M-N:S separated by
+ * blanks or one comma, each CPU listed a place of its own, in the order
+ * listed.  It is ignored under OMP_PROC_BIND=false, as in libgomp.
  */
 #include "topo.h"
 
@@ -20,6 +25,7 @@
 #include "../runtime/log.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -228,8 +234,83 @@ static bool parse_explicit(const char *text)
     return true;
 }
 
-/* Drop CPUs the process may not use; drop places left empty. */
-static void restrict_to_allowed(void)
+/* ---- GOMP_CPU_AFFINITY ---- */
+
+/* A CPU number as libgomp reads it (strtoul base 0: 0x1 is 1, 010 is 8). */
+static bool affinity_number(const char **s, unsigned long *value)
+{
+    if (!isdigit((unsigned char)**s))
+        return false;
+    char *end;
+    errno = 0;
+    *value = strtoul(*s, &end, 0);
+    if (errno || *value >= CPU_SETSIZE)
+        return false;
+    *s = end;
+    return true;
+}
+
+static bool parse_cpu_affinity(const char *text)
+{
+    size_t cap = 16;
+    struct place *list = malloc(cap * sizeof *list);
+    int count = 0;
+    const char *s = text;
+    while (isspace((unsigned char)*s))
+        s++;
+    while (list && *s) {
+        unsigned long first, last, stride = 1;
+        if (!affinity_number(&s, &first))
+            goto bad;
+        last = first;
+        if (*s == '-') {
+            s++;
+            if (!affinity_number(&s, &last) || last < first)
+                goto bad;
+            if (*s == ':') {
+                s++;
+                if (!affinity_number(&s, &stride) || stride == 0)
+                    goto bad;
+            }
+        }
+        for (unsigned long cpu = first; cpu <= last; cpu += stride) {
+            if ((size_t)count == cap) {
+                struct place *bigger = realloc(list, (cap *= 2) * sizeof *list);
+                if (!bigger)
+                    goto bad;
+                list = bigger;
+            }
+            CPU_ZERO(&list[count].cpus);
+            CPU_SET(cpu, &list[count].cpus);
+            count++;
+        }
+        /* Entries are separated by blanks, or by one comma. */
+        const char *entry_end = s;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (*s == ',') {
+            s++;
+            while (isspace((unsigned char)*s))
+                s++;
+            if (!*s)
+                goto bad;
+        } else if (*s && s == entry_end) {
+            goto bad;
+        }
+    }
+    if (count == 0)
+        goto bad;
+    place_list = list;
+    place_count = count;
+    return true;
+bad:
+    free(list);
+    return false;
+}
+
+/* Drop CPUs the process may not use; drop places left empty.  `var` and
+ * `value`: where the list came from, for the warning. */
+static void restrict_to_allowed(const char *var, const char *value)
 {
     int before = place_count, kept = 0;
     for (int i = 0; i < place_count; i++) {
@@ -240,13 +321,12 @@ static void restrict_to_allowed(void)
     }
     place_count = kept;
     if (kept == 0 && before > 0)
-        xomp_warn("OMP_PLACES='%s': no place contains a CPU this process may use; "
-                  "OMP_PLACES ignored",
-                  xomp_cfg.places);
+        xomp_warn("%s='%s': no place contains a CPU this process may use; %s ignored", var,
+                  value, var);
     else if (kept < before)
-        xomp_warn("OMP_PLACES='%s': %d of %d places contain no CPU this process may use "
+        xomp_warn("%s='%s': %d of %d places contain no CPU this process may use "
                   "and were dropped",
-                  xomp_cfg.places, before - kept, before);
+                  var, value, before - kept, before);
 }
 
 static void places_parse(const char *text)
@@ -285,7 +365,7 @@ static void places_parse(const char *text)
         return;
     }
     if (parse_explicit(text)) {
-        restrict_to_allowed();
+        restrict_to_allowed("OMP_PLACES", text);
         return;
     }
 bad:
@@ -309,8 +389,16 @@ static void places_default(void)
 void xomp_places_init(void)
 {
     allowed_cpus = *xomp_cpus();
-    if (xomp_cfg.places_set)
+    bool bind_false_given = xomp_cfg.bind_list_len == 1 && xomp_cfg.bind_list[0] == XOMP_BIND_FALSE;
+    if (xomp_cfg.places) {
         places_parse(xomp_cfg.places);
+    } else if (xomp_cfg.cpu_affinity && !bind_false_given) {
+        if (parse_cpu_affinity(xomp_cfg.cpu_affinity))
+            restrict_to_allowed("GOMP_CPU_AFFINITY", xomp_cfg.cpu_affinity);
+        else
+            xomp_warn("invalid value '%s' for environment variable GOMP_CPU_AFFINITY; ignored",
+                      xomp_cfg.cpu_affinity);
+    }
     /* Binding asked for but no usable place list: one place per CPU, as
      * libgomp does. */
     if (place_count == 0 && xomp_cfg.icv.bind != XOMP_BIND_FALSE)
@@ -362,14 +450,26 @@ bool xomp_place_bind_self(int place)
     return pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &place_list[place].cpus) == 0;
 }
 
+/* libgomp's form: a run of consecutive CPUs as first:count ({0:2},{2}). */
 void xomp_places_print(FILE *f)
 {
     for (int i = 0; i < place_count; i++) {
         fputs(i ? ",{" : "{", f);
         int printed = 0;
-        for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-            if (CPU_ISSET(cpu, &place_list[i].cpus))
-                fprintf(f, printed++ ? ",%d" : "%d", cpu);
+        for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+            if (!CPU_ISSET(cpu, &place_list[i].cpus))
+                continue;
+            int run = 1;
+            while (cpu + run < CPU_SETSIZE && CPU_ISSET(cpu + run, &place_list[i].cpus))
+                run++;
+            if (printed++)
+                fputc(',', f);
+            if (run > 1)
+                fprintf(f, "%d:%d", cpu, run);
+            else
+                fprintf(f, "%d", cpu);
+            cpu += run - 1;
+        }
         fputc('}', f);
     }
 }

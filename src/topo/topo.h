@@ -5,8 +5,9 @@
  * OMP_PLACES is resolved once into a list of CPU sets ("places"), using
  * hwloc for the abstract names (threads, cores, sockets, ll_caches,
  * numa_domains) and the explicit interval syntax of the specification.
- * With no OMP_PLACES, the place list is one place per CPU the process may
- * use (its CPU set, cpus.h; as libgomp does when binding is requested).
+ * With no OMP_PLACES, GOMP_CPU_AFFINITY's CPUs are the places, one each;
+ * with neither, the place list is one place per CPU the process may use
+ * (its CPU set, cpus.h; as libgomp does when binding is requested).
  */
 #ifndef XOMP_TOPO_H
 #define XOMP_TOPO_H
@@ -14,7 +15,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Resolve OMP_PLACES (from xomp_cfg) now; reports invalid values. */
+/* Resolve OMP_PLACES or GOMP_CPU_AFFINITY (from xomp_cfg) now; reports
+ * invalid values. */
 void xomp_places_init(void);
 
 int xomp_places_count(void);

@@ -10,6 +10,7 @@
 # that silently ran on libgomp fails), threads= the count asked for, and
 # verify=ok.
 set -u
+. "$(dirname "$0")/bench_line.sh"
 kernel=$1 runtime=$2 libdir=$3
 shift 3
 
@@ -33,21 +34,7 @@ for threads in "$@"; do
         what="$(basename "$kernel") --param $param, $runtime, $threads thread(s)"
         out=$(env "${env_runtime[@]}" OMP_NUM_THREADS="$threads" XOMP_TEST_RUNTIME="$runtime" \
               "$kernel" --param "$param" 2>"$errors")
-        rc=$?
-        lines=$(grep -c '^BENCH ' <<<"$out")
-        line=$(grep '^BENCH ' <<<"$out")
-        problem=""
-        if [ $rc -ne 0 ]; then
-            problem="exit status $rc"
-        elif [ "$lines" -ne 1 ]; then
-            problem="$lines BENCH lines"
-        elif [[ " $line " != *" runtime=$runtime "* ]]; then
-            problem="ran on the wrong runtime: $line"
-        elif [[ " $line " != *" threads=$threads "* ]]; then
-            problem="wrong thread count: $line"
-        elif [[ " $line " != *" verify=ok "* ]]; then
-            problem="not verified: $line"
-        fi
+        problem=$(bench_line_problem $? "$out" "$runtime" "$threads")
         if [ -n "$problem" ]; then
             echo "FAIL: $what: $problem" >&2
             tail -5 "$errors" | sed 's/^/  stderr: /' >&2

@@ -5,9 +5,10 @@
  * lib/libgomp.so.1 on LD_LIBRARY_PATH, or LD_PRELOAD) and on the system
  * libgomp (a test that fails there is a wrong test).
  *
- * XOMP_TEST_RUNTIME names the runtime the test must be running on ("xomp"
- * or "gomp"; default "xomp").  The check runs before main, so a test that
- * silently ran on the wrong runtime fails instead of passing.
+ * XOMP_TEST_RUNTIME names the runtime the test must be running on ("xomp",
+ * "gomp", or "llvm" for LLVM libomp; default "xomp").  The check runs
+ * before main, so a test that silently ran on the wrong runtime fails
+ * instead of passing.
  */
 #ifndef XOMP_TEST_H
 #define XOMP_TEST_H
@@ -15,6 +16,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <omp.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,12 @@ __attribute__((constructor)) static void xomp_test_check_runtime(void)
         fprintf(stderr, "FAIL: this test must run on libgomp, but xomp was loaded\n");
         exit(99);
     }
+    if (strcmp(want, "llvm") == 0 &&
+        (on_xomp || !dlsym(RTLD_DEFAULT, "__kmpc_fork_call") ||
+         !dlsym(RTLD_DEFAULT, "kmp_set_stacksize"))) {
+        fprintf(stderr, "FAIL: this test must run on LLVM libomp, which was not loaded\n");
+        exit(99);
+    }
     if (on_xomp) {
         const char *(*version)(void) = (const char *(*)(void))dlsym(RTLD_DEFAULT, "xomp_version");
         if (getenv("XOMP_TEST_VERBOSE"))
@@ -61,6 +69,40 @@ static inline int test_exec_again(char **argv, const char *marker, const char *v
     execv("/proc/self/exe", argv);
     perror("execv /proc/self/exe");
     return 1;
+}
+
+/* A test that runs itself again under several settings: the number of
+ * this run (0 for the first), and running again as run `next` with
+ * whatever the caller put in the environment (returns only on failure). */
+static inline int test_stage(void)
+{
+    const char *s = getenv("XOMP_TEST_STAGE");
+    return s ? atoi(s) : 0;
+}
+
+static inline int test_run_stage(char **argv, int next)
+{
+    char text[16];
+    snprintf(text, sizeof text, "%d", next);
+    setenv("XOMP_TEST_STAGE", text, 1);
+    execv("/proc/self/exe", argv);
+    perror("execv /proc/self/exe");
+    return 1;
+}
+
+/* The CPUs the calling thread may run on, in increasing order, into cpus
+ * (CPU_SETSIZE entries); returns how many. */
+static inline int test_thread_cpus(int *cpus)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 0;
+    int n = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &set))
+            cpus[n++] = cpu;
+    return n;
 }
 
 /* Exit status of a test: 0 when every CHECK held. */

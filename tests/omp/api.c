@@ -126,9 +126,13 @@ int main(void)
     {
         omp_sched_t k;
         int c;
-        omp_set_schedule(omp_sched_auto, 0);
+        omp_set_schedule(omp_sched_dynamic, 9);
+        omp_set_schedule(omp_sched_auto, 3);
         omp_get_schedule(&k, &c);
-        CHECK(k == omp_sched_auto, "omp_set_schedule(auto) read back kind %#x", (unsigned)k);
+        /* auto has no chunk: the previous one stays (libgomp). */
+        CHECK(k == omp_sched_auto && c == 9,
+              "omp_set_schedule(auto, 3) after (dynamic, 9) read back as (%#x, %d)", (unsigned)k,
+              c);
         /* per task: a region's threads start from the encountering task's value */
         omp_set_schedule(omp_sched_guided, 11);
         int sbad = 0;

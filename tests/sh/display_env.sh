@@ -128,6 +128,9 @@ if check_block "OMP_DISPLAY_ENV=true"; then
     expect OMP_MAX_ACTIVE_LEVELS 3
     expect OMP_CANCELLATION TRUE
     expect OMP_MAX_TASK_PRIORITY 4
+    expect OMP_TOOL enabled
+    expect OMP_TOOL_LIBRARIES ''
+    expect OMP_TOOL_VERBOSE_INIT disabled
     expect XOMP_QUEUE_SIZE 64
     expect XOMP_SOLO queue
     expect XOMP_BARRIER central

@@ -23,7 +23,7 @@ done
 # static 1, dynamic 2, guided 3, auto 4; monotonic adds 0x80000000, and
 # static without a modifier is monotonic (as in libgomp).
 cases="static=-2147483647,0 static,4=-2147483647,4 nonmonotonic:static,2=1,2
-dynamic=2,1 dynamic,3=2,3 guided=3,1 guided,7=3,7 auto=4,1
+dynamic=2,1 dynamic,3=2,3 guided=3,1 guided,7=3,7 auto=4,1 auto,5=4,5
 monotonic:dynamic,2=-2147483646,2 nonmonotonic:guided,5=3,5 DYNAMIC,6=2,6"
 
 fail=0

@@ -228,6 +228,9 @@ static void reader_snapshots(void)
 
 int main(void)
 {
+    /* The recording functions record only when events are on (an OMPT
+     * tool turns the event hooks on too, without recording). */
+    xomp_cfg.prof_events = xomp_cfg.hooks = true;
     random_sequences();
     reader_snapshots();
     if (xomp_test_failures) {

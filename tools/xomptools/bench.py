@@ -13,6 +13,11 @@ marked FAILED, so the exit status says the comparison is incomplete.  The
 one exception is LLVM libomp when it was not asked for by --runtime: it is
 then only a missing baseline and is skipped with a note.
 
+`--mpi RANKS` runs the hybrid MPI + OpenMP kernels of BUILD/bench/mpi
+instead, each under mpirun with RANKS ranks (oversubscribed, --bind-to
+none; see tools/xomptools/mpi.py), --threads threads per rank; their cells
+are labelled CLASS/Nr, and their serial runs are one process.
+
 Exit status: 0 when every run succeeded, 1 when any run failed (verification,
 crash, timeout, wrong runtime, unavailable runtime), 2 on a usage error,
 130 when interrupted (partial results are still written).
@@ -26,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import kernels as kernels_mod
-from . import machine, plan, plots, report, results, runtimes, scale, table
+from . import machine, mpi, plan, plots, report, results, runtimes, scale, table
 from .errors import UsageError
 from .progress import Progress
 from .runner import not_run, run_request
@@ -73,6 +78,10 @@ def add_arguments(p: argparse.ArgumentParser):
                    help="also run each kernel's serial version, for the speedup column")
     p.add_argument("--update-docs", action="store_true",
                    help="also rewrite docs/benchmarks.md from this report")
+    p.add_argument("--mpi", metavar="RANKS",
+                   help="run the hybrid MPI + OpenMP kernels (BUILD/bench/mpi) under mpirun "
+                        "with RANKS ranks, --threads threads each; a list (1,2) or layouts "
+                        "RANKSxTHREADS (2x1,1x2) run several (docs/hybrid.md)")
 
 
 @dataclass
@@ -94,6 +103,8 @@ class Config:
     update_docs: bool
     command: str = ""
     scale: bool = False
+    layouts: dict = None   # --mpi: {ranks: [threads per rank, ...]}; None otherwise
+    mpirun: str = None
 
 
 def default_threads(ncpu):
@@ -148,6 +159,20 @@ def resolve_config(args, repo_root: Path, argv=None) -> Config:
         reps = args.reps or (scale.QUICK_REPS if args.quick else scale.REPS)
     else:
         reps = args.reps or (plan.QUICK_REPS if args.quick else DEFAULT_REPS)
+    layouts, mpirun = None, None
+    if getattr(args, "mpi", None):
+        if args.update_docs:
+            raise UsageError("--update-docs rewrites docs/benchmarks.md: not with --mpi "
+                             "(docs/hybrid.md quotes report.md by hand)")
+        try:
+            layouts = mpi.parse_layouts(args.mpi, threads)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+        mpirun = mpi.find_mpirun()
+        if not mpirun:
+            raise UsageError("--mpi needs mpirun on PATH (Debian: apt install openmpi-bin "
+                             "libopenmpi-dev, or ./xomp deps)")
+        threads = list(dict.fromkeys(t for ts in layouts.values() for t in ts))
     stamp = time.strftime("%Y%m%d-%H%M%S")
     argv = sys.argv if argv is None else argv
     return Config(
@@ -167,6 +192,8 @@ def resolve_config(args, repo_root: Path, argv=None) -> Config:
                                    else DEFAULT_TIMEOUT_S),
         plots=args.plots,
         update_docs=args.update_docs,
+        layouts=layouts,
+        mpirun=mpirun,
         command=shlex.join(["tools/xomp" if Path(argv[0]).name == "xomp" else argv[0],
                             *argv[1:]]),
         scale=args.scale,
@@ -174,18 +201,23 @@ def resolve_config(args, repo_root: Path, argv=None) -> Config:
 
 
 def select_kernels(cfg: Config) -> list:
-    found = kernels_mod.discover(cfg.build_dir)
+    if cfg.layouts:
+        found, where = mpi.discover_hybrid(cfg.build_dir), mpi.hybrid_dir(cfg.build_dir)
+    else:
+        found, where = kernels_mod.discover(cfg.build_dir), kernels_mod.bench_dir(cfg.build_dir)
     if not found:
-        raise UsageError(f"no kernels in {kernels_mod.bench_dir(cfg.build_dir)}: build first "
+        raise UsageError(f"no kernels in {where}: build first "
                          f"(cmake -S {cfg.repo_root} -B {cfg.build_dir} -G Ninja && "
-                         f"ninja -C {cfg.build_dir})")
+                         f"ninja -C {cfg.build_dir}"
+                         + ("; the hybrid kernels need Open MPI: ./xomp deps" if cfg.layouts
+                            else "") + ")")
     if not cfg.kernel_names:
         return found
     by_name = {k.name: k for k in found}
     unknown = [n for n in cfg.kernel_names if n not in by_name]
     if unknown:
         raise UsageError(f"unknown kernel(s) {', '.join(unknown)}; "
-                         f"{cfg.build_dir}/bench has {', '.join(by_name)}")
+                         f"{where} has {', '.join(by_name)}")
     return [by_name[n] for n in cfg.kernel_names]
 
 
@@ -224,6 +256,10 @@ def make_plan(cfg: Config, kernels, rts, note) -> list:
             note(f"{k.name} runs under {', '.join(info.families)} only ({info.why_families}): "
                  f"not run under {', '.join(left_out)}")
         workloads += mine
+    if cfg.layouts:
+        workloads = plan.hybrid_workloads(workloads, list(cfg.layouts))
+        return plan.build_plan(workloads, cfg.threads, rts, cfg.reps, cfg.serial_reps,
+                               threads_for=lambda w: cfg.layouts[w.ranks])
     return plan.build_plan(workloads, cfg.threads, rts, cfg.reps, cfg.serial_reps)
 
 
@@ -246,7 +282,7 @@ def execute_plan(cfg: Config, requests, progress_stream) -> tuple:
                 progress.finished(key, None)
                 continue
             progress.starting(req.describe())
-            res = run_request(req, cfg.timeout_s)
+            res = run_request(req, cfg.timeout_s, mpirun=cfg.mpirun)
             out.append(res)
             if res.timed_out:
                 timed_out[key] = res.reason
@@ -268,8 +304,11 @@ def describe_plan(cfg: Config, requests, kernels) -> str:
     runtime_names = list(dict.fromkeys(r.runtime_name for r in requests if r.runtime))
     sizes = "quick sizes" if cfg.quick else (
         "params " + ",".join(cfg.params) if cfg.params else "class " + ",".join(cfg.classes))
-    text = (f"Planned {runnable} runs: {len(kernels)} kernel(s) ({sizes}), threads "
-            f"{','.join(map(str, cfg.threads))}, runtimes {', '.join(runtime_names) or 'none'}, "
+    shape = (f"threads {','.join(map(str, cfg.threads))}" if not cfg.layouts else
+             "ranks x threads " + ",".join(f"{r}x{t}" for r, ts in cfg.layouts.items()
+                                           for t in ts) + " (mpirun)")
+    text = (f"Planned {runnable} runs: {len(kernels)} kernel(s) ({sizes}), {shape}, "
+            f"runtimes {', '.join(runtime_names) or 'none'}, "
             f"{cfg.reps} reps" + (f", {cfg.serial_reps} serial run(s) per workload"
                                   if cfg.serial_reps else ", no serial runs"))
     if not_runnable:
@@ -314,6 +353,8 @@ def main(args, repo_root: Path) -> int:
     print(table.render_text(cells, runtime_names))
     print()
     print("\n".join(table.legend(runtime_names)))
+    if cfg.layouts:
+        print("\n".join(table.HYBRID_LEGEND))
     sections = (("Microbenchmarks, cost per operation",
                  table.render_micro_text(cells, runtime_names), table.MICRO_LEGEND),
                 ("Scale: what a team costs as it grows",
@@ -332,7 +373,10 @@ def main(args, repo_root: Path) -> int:
         "settings": {"build_dir": str(cfg.build_dir), "kernels": [k.name for k in kernels],
                      "classes": cfg.classes, "params": cfg.params, "quick": cfg.quick,
                      "threads": cfg.threads, "reps": cfg.reps, "serial_reps": cfg.serial_reps,
-                     "timeout_s": cfg.timeout_s},
+                     "timeout_s": cfg.timeout_s,
+                     "mpi_layouts": ({str(r): ts for r, ts in cfg.layouts.items()}
+                                     if cfg.layouts else None),
+                     "mpirun": cfg.mpirun},
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
         "duration_s": round(time.time() - started, 3),
         "interrupted": interrupted,

@@ -36,15 +36,15 @@ def _executable(path):
     return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
-def discover(build_dir) -> list:
-    """All kernels in BUILD/bench, sorted by name (stable table order;
-    the microbenchmarks, micro-*, come after the kernels).
+def discover(build_dir, directory=None) -> list:
+    """All kernels in BUILD/bench (or `directory`), sorted by name (stable
+    table order; the microbenchmarks, micro-*, come after the kernels).
 
     A kernel is BUILD/bench/NAME, or BUILD/bench/NAME/NAME: a kernel built
     by its own CMake subdirectory (bench/posp) can end up inside that
     directory's build folder of the same name.
     """
-    directory = bench_dir(build_dir)
+    directory = Path(directory) if directory else bench_dir(build_dir)
     if not directory.is_dir():
         return []
     kernels = []

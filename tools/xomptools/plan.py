@@ -39,14 +39,28 @@ QUICK_SERIAL_REPS = 1
 
 @dataclass(frozen=True)
 class Workload:
-    """One input of one kernel: a named class, or an explicit --param."""
+    """One input of one kernel: a named class, or an explicit --param; for
+    a hybrid MPI kernel also the number of ranks (0: not MPI)."""
     kernel: Kernel
     label: str      # class name, or "quick"/"custom" for an explicit param
     param: str      # the parameter string; "?" when the kernel did not say
     by_class: bool  # run with --class LABEL (else --param PARAM)
+    ranks: int = 0
 
     def args(self) -> list:
         return ["--class", self.label] if self.by_class else ["--param", self.param]
+
+    @property
+    def name(self) -> str:
+        """The label of its parallel cells: CLASS, or CLASS/Nr for N ranks.
+        (Its serial runs are one process: CLASS; see serial_label.)"""
+        return f"{self.label}/{self.ranks}r" if self.ranks else self.label
+
+
+def serial_label(label: str) -> str:
+    """The label of the serial cell a parallel cell compares with: CLASS
+    for CLASS and for a hybrid CLASS/Nr."""
+    return label.split("/", 1)[0]
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,18 +88,31 @@ class RunRequest:
         serial run never enters the OpenMP runtime)."""
         return self.runtime.family if self.runtime else None
 
+    @property
+    def ranks(self) -> int:
+        """MPI ranks to start (0: a plain process); a serial run is one."""
+        if not self.workload.ranks:
+            return 0
+        return 1 if self.mode == "serial" else self.workload.ranks
+
+    @property
+    def label(self) -> str:
+        return serial_label(self.workload.label) if self.mode == "serial" else self.workload.name
+
     def argv(self) -> list:
+        """The kernel's command line (under mpirun for a hybrid kernel:
+        mpi.launch_argv)."""
         extra = ["--serial"] if self.mode == "serial" else []
         return [self.workload.kernel.path, *self.workload.args(), *extra]
 
     def cell_key(self) -> tuple:
         """Runs with the same key are repetitions of one measurement."""
         w = self.workload
-        return (w.kernel.name, w.label, w.param, self.mode, self.threads, self.runtime_name)
+        return (w.kernel.name, self.label, w.param, self.mode, self.threads, self.runtime_name)
 
     def describe(self) -> str:
         w = self.workload
-        return (f"{w.kernel.name} {w.label} t={self.threads} {self.runtime_name} "
+        return (f"{w.kernel.name} {self.label} t={self.threads} {self.runtime_name} "
                 f"rep {self.rep}/{self.reps}")
 
 
@@ -127,20 +154,30 @@ def runtimes_for(kernel_name, runtimes):
     return [rt for rt in runtimes if kernels.runs_under(kernel_name, rt.family)]
 
 
-def build_plan(workloads, threads_list, runtimes, reps, serial_reps) -> list:
+def hybrid_workloads(workloads, rank_counts) -> list:
+    """Each workload once per rank count (for `xomp bench --mpi`)."""
+    return [Workload(w.kernel, w.label, w.param, w.by_class, ranks)
+            for w in workloads for ranks in rank_counts]
+
+
+def build_plan(workloads, threads_list, runtimes, reps, serial_reps, threads_for=None) -> list:
     """All runs in execution order: per workload its serial runs, then per
     thread count the repetitions, alternating runtimes inside each.
 
     A microbenchmark without a serial version gets no serial runs, and one
-    tied to some runtimes runs under those only.
+    tied to some runtimes runs under those only.  `threads_for(workload)`,
+    when given, replaces threads_list per workload (hybrid layouts); the
+    workloads of one input at several rank counts share one serial cell.
     """
-    plan = []
+    plan, serial_planned = [], set()
     for w in workloads:
-        if kernels.has_serial(w.kernel.name):
+        serial_key = (w.kernel.name, w.label, w.param)
+        if kernels.has_serial(w.kernel.name) and serial_key not in serial_planned:
+            serial_planned.add(serial_key)
             for rep in range(1, serial_reps + 1):
                 plan.append(RunRequest(w, "serial", 1, None, rep, serial_reps))
         mine = runtimes_for(w.kernel.name, runtimes)
-        for threads in threads_list:
+        for threads in (threads_for(w) if threads_for else threads_list):
             for rep in range(1, reps + 1):
                 for rt in mine:
                     plan.append(RunRequest(w, "parallel", threads, rt, rep, reps))

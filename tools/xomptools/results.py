@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from . import benchline, stats
+from .plan import serial_label
 
 
 @dataclass
@@ -35,6 +36,7 @@ class Cell:
     speedup: float = None         # serial median / this median
     ratios: dict = field(default_factory=dict)   # runtime -> this median / its median
     core_ns_per_task: float = None
+    ranks: int = 1                # MPI ranks of a hybrid run (bench --mpi)
     metric: tuple = None          # (name, median) of the kernel's own metric, if it has one
 
     def key(self) -> tuple:
@@ -80,7 +82,10 @@ def _fill(cell, runs):
     cell.tasks = int(tasks) if tasks else None
     cell.rss_kb = stats.maximum(r.fields["maxrss_kb"] for r in good)
     cell.verify = "na" if any(r.fields["verify"] == "na" for r in good) else "ok"
-    cell.core_ns_per_task = stats.core_ns_per_task(cell.median_s, cell.threads, cell.tasks)
+    # A hybrid run's cores: its ranks times their threads.
+    cell.ranks = int(good[0].fields.get("ranks", 1))
+    cell.core_ns_per_task = stats.core_ns_per_task(cell.median_s, cell.threads * cell.ranks,
+                                                   cell.tasks)
     metrics = [benchline.kernel_metric(r.fields) for r in good]
     names = {m[0] for m in metrics if m}
     if len(names) == 1 and all(metrics):
@@ -116,7 +121,7 @@ def _compare(cells):
     for c in cells:
         if c.mode != "parallel":
             continue
-        serial = index.get((c.kernel, c.klass, c.param, "serial", 1, "serial"))
+        serial = index.get((c.kernel, serial_label(c.klass), c.param, "serial", 1, "serial"))
         if serial and not serial.failed and not c.failed:
             c.speedup = stats.speedup(serial.median_s, c.median_s)
         for name in runtimes:

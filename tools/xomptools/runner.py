@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 
 from . import benchline
+from .mpi import launch_argv
 from .runtimes import run_env
 
 TAIL_CHARS = 2000
@@ -128,7 +129,8 @@ def _last_line(text):
     return lines[-1][:160] if lines else ""
 
 
-def judge(outcome: ProcessOutcome, expect_family, expect_mode, expect_threads, timeout):
+def judge(outcome: ProcessOutcome, expect_family, expect_mode, expect_threads, timeout,
+          expect_ranks=0):
     """(ok, reason, fields) for one process outcome.
 
     The order of the checks puts the most fundamental cause first: a
@@ -161,15 +163,17 @@ def judge(outcome: ProcessOutcome, expect_family, expect_mode, expect_threads, t
         return False, f"ran mode={fields['mode']}, expected {expect_mode}", fields
     if fields["threads"] != expect_threads:
         return False, f"ran with {fields['threads']} threads, expected {expect_threads}", fields
+    if expect_ranks and fields.get("ranks") != str(expect_ranks):
+        return False, f"ran on {fields.get('ranks', 'no')} ranks, expected {expect_ranks}", fields
     return True, None, fields
 
 
-def _base_result(req, env_overlay, **kw) -> RunResult:
+def _base_result(req, env_overlay, argv=None, **kw) -> RunResult:
     w = req.workload
-    return RunResult(kernel=w.kernel.name, klass=w.label, param=w.param, mode=req.mode,
+    return RunResult(kernel=w.kernel.name, klass=req.label, param=w.param, mode=req.mode,
                      threads=req.threads, runtime=req.runtime_name,
                      family=req.runtime.family if req.runtime else "serial",
-                     rep=req.rep, argv=req.argv(), env=env_overlay, **kw)
+                     rep=req.rep, argv=argv or req.argv(), env=env_overlay, **kw)
 
 
 def _base_env(base_env):
@@ -185,17 +189,28 @@ def not_run(req, reason, base_env=None) -> RunResult:
     return _base_result(req, overlay, ok=False, executed=False, reason=reason)
 
 
-def run_request(req, timeout: float, base_env=None) -> RunResult:
-    """Run one planned request (or record why its runtime cannot run)."""
+def run_request(req, timeout: float, base_env=None, mpirun=None) -> RunResult:
+    """Run one planned request (or record why its runtime cannot run).
+
+    A hybrid kernel's request (req.ranks) runs under `mpirun`, which
+    hands the run's variables to the ranks (mpi.launch_argv) and itself
+    keeps the plain environment.
+    """
     base_env = _base_env(base_env)
     overlay = run_env(req.runtime, req.threads, base_env)
     if not req.runnable:
         return not_run(req, f"runtime unavailable: {req.runtime.unavailable}", base_env)
-    outcome = execute(req.argv(), {**base_env, **overlay}, timeout)
-    ok, reason, fields = judge(outcome, req.expected_family, req.mode, req.threads, timeout)
+    argv, env = req.argv(), {**base_env, **overlay}
+    if req.ranks:
+        if not mpirun:
+            return not_run(req, "not run: no mpirun", base_env)
+        argv, env = launch_argv(mpirun, req.ranks, overlay, argv), base_env
+    outcome = execute(argv, env, timeout)
+    ok, reason, fields = judge(outcome, req.expected_family, req.mode, req.threads, timeout,
+                               req.ranks)
     rc = outcome.returncode
     return _base_result(
-        req, overlay, ok=ok, reason=reason, fields=fields,
+        req, overlay, argv=argv, ok=ok, reason=reason, fields=fields,
         exit_status=rc, signal=_signal_name(-rc) if rc is not None and rc < 0 else None,
         timed_out=outcome.timed_out, wall_s=round(outcome.wall_s, 6),
         stdout_tail=None if ok else outcome.stdout[-TAIL_CHARS:],

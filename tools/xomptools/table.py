@@ -16,6 +16,14 @@ LEGEND = (
     "peak RSS = largest maxrss over the repetitions",
 )
 
+# Said under the table of a `bench --mpi` run.
+HYBRID_LEGEND = (
+    "CLASS/Nr: N MPI ranks (mpirun -np N --oversubscribe --bind-to none), thr = OpenMP "
+    "threads per rank; time = the slowest rank's; tasks = summed over the ranks; "
+    "core-ns/task = median x ranks x threads / tasks x 1e9; speedup against the serial "
+    "version in one process; peak RSS = the largest rank's",
+)
+
 NA = "-"
 
 
