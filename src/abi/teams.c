@@ -11,7 +11,7 @@ XOMP_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_tea
                                 unsigned thread_limit, unsigned flags)
 {
     (void)flags;
-    xomp_teams_run(fn, data, num_teams, thread_limit);
+    xomp_teams_run(fn, data, num_teams, thread_limit, XOMP_CODEPTR());
 }
 
 /* A teams construct inside a target region: the body runs in a loop while
@@ -20,7 +20,7 @@ XOMP_EXPORT bool GOMP_teams4(unsigned num_teams_low, unsigned num_teams_high,
                              unsigned thread_limit, bool first)
 {
     (void)num_teams_high; /* on the host the lower bound is enough */
-    return xomp_teams_next(num_teams_low, thread_limit, first);
+    return xomp_teams_next(num_teams_low, thread_limit, first, XOMP_CODEPTR());
 }
 
 /* The GCC 4.x-8 form inside a target region: one team. */

@@ -4,6 +4,7 @@
 #include "target.h"
 
 #include "../task/task_core.h"
+#include "../tool/ompt.h"
 #include "config.h"
 #include "log.h"
 #include "team.h"
@@ -190,8 +191,11 @@ void xomp_target_run_on_host(void (*fn)(void *), size_t mapnum, void **hostaddrs
     if (thread_limit)
         initial.icv.thread_limit = thread_limit;
     thr->task = &initial;
+    ompt_data_t outer_parallel = XOMP_OMPT_DATA_NONE;
+    XOMP_HOOK(xomp_ompt_target_initial_begin(thr, &outer_parallel));
     fn(hostaddrs);
     xomp_taskwait(thr, NULL); /* the region ends when its tasks have */
+    XOMP_HOOK(xomp_ompt_target_initial_end(thr, &outer_parallel));
 
     return_to_outer(thr, &outer);
     free(copies);

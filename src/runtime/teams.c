@@ -2,6 +2,7 @@
 /* Host teams: the sequential loop over teams, and the teams ICVs. */
 #include "teams.h"
 
+#include "../tool/ompt.h"
 #include "config.h"
 #include "thread.h"
 
@@ -56,9 +57,11 @@ void xomp_teams_limit_threads(unsigned thread_limit)
         current_icv()->thread_limit = thread_limit > INT_MAX ? INT_MAX : thread_limit;
 }
 
-void xomp_teams_run(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit)
+void xomp_teams_run(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit,
+                    const void *codeptr)
 {
-    struct xomp_icv *icv = current_icv();
+    struct xomp_thread *thr = xomp_self();
+    struct xomp_icv *icv = &thr->task->icv;
     struct xomp_icv saved = *icv;
     if (!thread_limit)
         thread_limit = (unsigned)xomp_teams_thread_limit();
@@ -68,28 +71,39 @@ void xomp_teams_run(void (*fn)(void *), void *data, unsigned num_teams, unsigned
         num_teams = n > 0 ? (unsigned)n : 3; /* libgomp's host default */
     }
     icv->num_teams = num_teams;
+    XOMP_HOOK(xomp_ompt_league_begin(thr, num_teams, codeptr));
     for (unsigned t = 0; t < num_teams; t++) {
         icv->team_num = t;
+        XOMP_HOOK(xomp_ompt_league_team_begin(thr, t));
         fn(data);
+        XOMP_HOOK(xomp_ompt_league_team_end(thr, t));
     }
+    XOMP_HOOK(xomp_ompt_league_end(thr));
     icv->team_num = saved.team_num;
     icv->num_teams = saved.num_teams;
     icv->thread_limit = saved.thread_limit;
 }
 
-bool xomp_teams_next(unsigned num_teams_low, unsigned thread_limit, bool first)
+bool xomp_teams_next(unsigned num_teams_low, unsigned thread_limit, bool first,
+                     const void *codeptr)
 {
-    struct xomp_icv *icv = current_icv();
+    struct xomp_thread *thr = xomp_self();
+    struct xomp_icv *icv = &thr->task->icv;
     if (first) {
         xomp_teams_limit_threads(thread_limit);
         icv->num_teams = num_teams_low ? num_teams_low : 1;
         icv->team_num = 0;
+        XOMP_HOOK(xomp_ompt_league_begin(thr, icv->num_teams, codeptr);
+                  xomp_ompt_league_team_begin(thr, 0));
         return true;
     }
+    XOMP_HOOK(xomp_ompt_league_team_end(thr, icv->team_num));
     if (icv->team_num + 1 < icv->num_teams) {
         icv->team_num++;
+        XOMP_HOOK(xomp_ompt_league_team_begin(thr, icv->team_num));
         return true;
     }
+    XOMP_HOOK(xomp_ompt_league_end(thr));
     icv->team_num = 0;
     icv->num_teams = 0;
     return false;

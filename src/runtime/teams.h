@@ -17,12 +17,14 @@
 /* GOMP_teams_reg: run fn(data) once per team.  num_teams 0: nteams-var, or
  * 3 when that is 0 too; thread_limit 0: teams-thread-limit-var, or the
  * current thread-limit-var when that is 0 too. */
-void xomp_teams_run(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit);
+void xomp_teams_run(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit,
+                    const void *codeptr);
 
 /* GOMP_teams4 (a teams construct inside a host-fallback target region): true
  * while there is a team to run; the first call starts at team 0 of
- * max(num_teams_low, 1). */
-bool xomp_teams_next(unsigned num_teams_low, unsigned thread_limit, bool first);
+ * max(num_teams_low, 1).  `codeptr`: the construct's address (OMPT). */
+bool xomp_teams_next(unsigned num_teams_low, unsigned thread_limit, bool first,
+                     const void *codeptr);
 
 /* Set thread-limit-var of the current task (0: unchanged). */
 void xomp_teams_limit_threads(unsigned thread_limit);

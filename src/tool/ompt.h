@@ -73,6 +73,23 @@ void xomp_ompt_implicit_end(struct xomp_thread *thr, struct xomp_team *team, uns
 /* The master, back in the encountering task: parallel_end. */
 void xomp_ompt_parallel_end(struct xomp_thread *thr, struct xomp_team *team);
 
+/* A host teams construct (its teams run one after another on this thread,
+ * outside any team): the league's parallel_begin (flag league); each
+ * team's initial task begins and ends (implicit_task, flag initial, index
+ * the team number); the league's parallel_end.  For the duration, the
+ * league stands for the thread's implicit parallel region and each team's
+ * initial task for the encountering task. */
+void xomp_ompt_league_begin(struct xomp_thread *thr, unsigned num_teams, const void *codeptr);
+void xomp_ompt_league_team_begin(struct xomp_thread *thr, unsigned team_num);
+void xomp_ompt_league_team_end(struct xomp_thread *thr, unsigned team_num);
+void xomp_ompt_league_end(struct xomp_thread *thr);
+
+/* A target region run on the host: its body is a new initial task, in an
+ * implicit parallel region of its own (OpenMP 5.2, 13.8).  Begin saves the
+ * thread's implicit region data in *outer; end puts it back. */
+void xomp_ompt_target_initial_begin(struct xomp_thread *thr, ompt_data_t *outer);
+void xomp_ompt_target_initial_end(struct xomp_thread *thr, const ompt_data_t *outer);
+
 /* ---- synchronization regions ---- */
 
 /* A barrier, taskwait or taskgroup end: the sync_region begin and its

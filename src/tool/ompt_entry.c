@@ -193,7 +193,8 @@ static int get_parallel_info(int ancestor_level, ompt_data_t **parallel_data, in
     if (!thr || ancestor_level < 0 || !thr->ompt.type)
         return 0;
     /* Teams outward from the innermost; past the outermost, the initial
-     * task's implicit region (a team of one); past that, nothing. */
+     * task's implicit region (a team of one), or the league of a host
+     * teams construct running on this thread; past that, nothing. */
     struct xomp_team *team = thr->team;
     int level = 0;
     while (level < ancestor_level && team) {
@@ -205,7 +206,9 @@ static int get_parallel_info(int ancestor_level, ompt_data_t **parallel_data, in
     if (parallel_data)
         *parallel_data = team ? &team->ompt.parallel_data : &thr->ompt.initial_parallel;
     if (team_size)
-        *team_size = team ? (int)team->nthreads : 1;
+        *team_size = team                   ? (int)team->nthreads
+                     : thr->ompt.league_size ? (int)thr->ompt.league_size /* host teams */
+                                             : 1;
     return 2;
 }
 

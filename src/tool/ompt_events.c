@@ -162,6 +162,97 @@ void xomp_ompt_parallel_end(struct xomp_thread *thr, struct xomp_team *team)
     set_state(thr, work_state(thr), 0);
 }
 
+/* ---- host teams: a league run by one thread ---- */
+
+#define LEAGUE_FLAGS (ompt_parallel_league | ompt_parallel_invoker_program)
+
+void xomp_ompt_league_begin(struct xomp_thread *thr, unsigned num_teams, const void *codeptr)
+{
+    if (!thr->ompt.type || thr->ompt.league_size)
+        return; /* no tool; or a league inside a league's team (not allowed) */
+    xomp_ompt_exit_handler();
+    thr->ompt.league_size = num_teams ? num_teams : 1;
+    thr->ompt.league_codeptr = codeptr;
+    thr->ompt.league_outer_parallel = thr->ompt.initial_parallel;
+    thr->ompt.league_outer_task = thr->task->tool_data;
+    thr->ompt.initial_parallel = XOMP_OMPT_DATA_NONE;
+    ompt_callback_parallel_begin_t cb =
+        XOMP_OMPT_CB(parallel_begin, ompt_callback_parallel_begin_t);
+    if (cb)
+        cb(&thr->task->tool_data, &xomp_ompt_no_frame, &thr->ompt.initial_parallel,
+           thr->ompt.league_size, LEAGUE_FLAGS, codeptr);
+}
+
+void xomp_ompt_league_team_begin(struct xomp_thread *thr, unsigned team_num)
+{
+    if (!thr->ompt.league_size)
+        return;
+    thr->task->tool_data = XOMP_OMPT_DATA_NONE;
+    set_state(thr, ompt_state_work_serial, 0);
+    ompt_callback_implicit_task_t cb = XOMP_OMPT_CB(implicit_task, ompt_callback_implicit_task_t);
+    if (cb)
+        cb(ompt_scope_begin, &thr->ompt.initial_parallel, &thr->task->tool_data,
+           thr->ompt.league_size, team_num, ompt_task_initial);
+}
+
+void xomp_ompt_league_team_end(struct xomp_thread *thr, unsigned team_num)
+{
+    if (!thr->ompt.league_size)
+        return;
+    work_close(thr);
+    ompt_callback_implicit_task_t cb = XOMP_OMPT_CB(implicit_task, ompt_callback_implicit_task_t);
+    /* An initial task's end passes its region (the league, still running),
+     * as for the thread's own initial task: LLVM 14's Archer reads it. */
+    if (cb)
+        cb(ompt_scope_end, &thr->ompt.initial_parallel, &thr->task->tool_data,
+           thr->ompt.league_size, team_num, ompt_task_initial);
+}
+
+void xomp_ompt_league_end(struct xomp_thread *thr)
+{
+    if (!thr->ompt.league_size)
+        return;
+    thr->task->tool_data = thr->ompt.league_outer_task;
+    set_state(thr, ompt_state_overhead, 0);
+    ompt_callback_parallel_end_t cb = XOMP_OMPT_CB(parallel_end, ompt_callback_parallel_end_t);
+    if (cb)
+        cb(&thr->ompt.initial_parallel, &thr->task->tool_data, LEAGUE_FLAGS,
+           thr->ompt.league_codeptr);
+    thr->ompt.initial_parallel = thr->ompt.league_outer_parallel;
+    thr->ompt.league_size = 0;
+    set_state(thr, work_state(thr), 0);
+}
+
+/* ---- target regions on the host ---- */
+
+void xomp_ompt_target_initial_begin(struct xomp_thread *thr, ompt_data_t *outer)
+{
+    *outer = thr->ompt.initial_parallel;
+    if (!thr->ompt.type)
+        return;
+    thr->ompt.initial_parallel = XOMP_OMPT_DATA_NONE;
+    thr->task->tool_data = XOMP_OMPT_DATA_NONE;
+    set_state(thr, ompt_state_work_serial, 0);
+    ompt_callback_implicit_task_t cb = XOMP_OMPT_CB(implicit_task, ompt_callback_implicit_task_t);
+    if (cb)
+        cb(ompt_scope_begin, &thr->ompt.initial_parallel, &thr->task->tool_data, 1, 1,
+           ompt_task_initial);
+}
+
+void xomp_ompt_target_initial_end(struct xomp_thread *thr, const ompt_data_t *outer)
+{
+    if (thr->ompt.type) {
+        work_close(thr);
+        ompt_callback_implicit_task_t cb =
+            XOMP_OMPT_CB(implicit_task, ompt_callback_implicit_task_t);
+        /* An initial task's end passes its region, as the thread's own. */
+        if (cb)
+            cb(ompt_scope_end, &thr->ompt.initial_parallel, &thr->task->tool_data, 0, 1,
+               ompt_task_initial);
+    }
+    thr->ompt.initial_parallel = *outer;
+}
+
 /* ---- synchronization regions ---- */
 
 static int wait_state_of(ompt_sync_region_t kind)

@@ -41,6 +41,15 @@ struct xomp_ompt_thread {
     uint8_t type;           /* ompt_thread_t; 0 before thread_begin */
     bool ended;             /* thread_end dispatched */
     struct xomp_ompt_member solo; /* an open worksharing region outside any team */
+    /* A host teams construct's league, whose teams run one after another
+     * on this thread: the number of teams (0: none running), the
+     * construct's address, and the implicit region's and the encountering
+     * task's data, which the league's and each team's initial task
+     * replace until the league ends. */
+    unsigned league_size;
+    const void *league_codeptr;
+    ompt_data_t league_outer_parallel;
+    ompt_data_t league_outer_task;
 };
 
 /* Per parallel region (struct xomp_team, reset at each region). */

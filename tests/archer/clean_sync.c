@@ -12,7 +12,7 @@ int main(void)
 {
     enum { N = 4 };
     int slot[N] = {0};
-    long counted = 0, locked = 0, nested = 0, in_order = 0, next = 0;
+    long counted = 0, counted_other = 0, locked = 0, nested = 0, in_order = 0, next = 0;
     long double atomic_ld = 0;
     int copied = 0, loop[256] = {0}, sections[3] = {0};
     long sum = 0;
@@ -30,8 +30,8 @@ int main(void)
 #pragma omp barrier
 #pragma omp critical
         counted++;
-#pragma omp critical(other)
-        counted++;
+#pragma omp critical(other) /* another lock: another variable */
+        counted_other++;
 #pragma omp atomic
         atomic_ld += 1.0L; /* long double: through the runtime's lock */
         omp_set_lock(&lock);
@@ -79,5 +79,6 @@ int main(void)
     omp_destroy_nest_lock(&nest);
     printf("counted %ld locked %ld nested %ld ordered %ld copied %d sum %ld ld %Lf\n", counted,
            locked, nested, in_order, copied, sum, atomic_ld);
-    return counted != 2 * N || locked != N || nested != N || in_order != 64 || copied != N;
+    return counted != N || counted_other != N || locked != N || nested != N || in_order != 64 ||
+           copied != N;
 }

@@ -9,6 +9,8 @@
  *             the program requested; one implicit task per index below
  *             actual_parallelism; parallel_end after all began, with the
  *             same encountering task; every task of the region completed;
+ *             a host teams construct: a league, with one initial task per
+ *             team;
  *   tasks     task_create before the task is scheduled, from the task
  *             running on that thread; dependences reported before the
  *             first schedule; a task never starts before the tasks its
@@ -517,7 +519,12 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         EXPECT(task_data->value == 0, "implicit_task begin with task data already set");
         struct region *r;
         struct task *parent = NULL;
-        if (flags & ompt_task_initial) {
+        /* A team of a host teams construct: an initial task in the league
+         * that parallel_begin announced. */
+        struct region *league = (flags & ompt_task_initial) ? region_of(parallel_data) : NULL;
+        if (league && !(league->flags & ompt_parallel_league))
+            league = NULL;
+        if ((flags & ompt_task_initial) && !league) {
             EXPECT(parallel_data && parallel_data->value == 0,
                    "initial task begin: its implicit region's data is already set");
             r = xcalloc(1, sizeof *r);
@@ -528,14 +535,17 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
             parallel_data->ptr = r;
             EXPECT(actual == 1, "initial task begin: actual_parallelism %u", actual);
         } else {
-            EXPECT(flags & ompt_task_implicit, "implicit_task begin with flags %#x", flags);
+            EXPECT(flags & (league ? ompt_task_initial : ompt_task_implicit),
+                   "implicit_task begin with flags %#x", flags);
             r = region_of(parallel_data);
             EXPECT(r && !r->ended, "implicit_task begin of an unknown or ended region");
             if (!r) {
                 leave();
                 return;
             }
-            parent = r->encountering;
+            /* A team's initial task has no parent task (as the thread's
+             * own initial task). */
+            parent = league ? NULL : r->encountering;
             if (!r->actual)
                 r->actual = actual;
             EXPECT(actual == r->actual, "region %ld: implicit tasks of %u and %u threads", r->id,

@@ -3,8 +3,9 @@
  * OMPT conformance: parallel regions (nested, serialized, with num_threads),
  * worksharing (loops of every schedule the runtime sees, ordered,
  * sections, single with and without copyprivate), barriers, critical
- * (named and unnamed), atomic through the runtime's lock, and locks
- * (simple, nestable, test).  Run under tests/ompt/ompt_check.c, which
+ * (named and unnamed), atomic through the runtime's lock, locks (simple,
+ * nestable, test) and a host teams construct (its league, each team's
+ * initial task, a region and a task inside each team).  Run under tests/ompt/ompt_check.c, which
  * checks the events; each phase ends with a checkpoint of the counts the
  * program knows.
  */
@@ -211,9 +212,78 @@ static void another_initial_thread(void)
     checkpoint("another initial thread", c);
 }
 
+static void teams(void)
+{
+    struct ompt_check_counts c = OMPT_CHECK_ANY;
+    int team_seen[3] = {0}, distributed[30] = {0}, inner = 0, tasks_run = 0;
+    ompt_check_expect_requested(3);
+    /* Only distribute, parallel and loop may nest directly in teams. */
+#pragma omp teams num_teams(3)
+    {
+        int me = omp_get_team_num();
+        if (me >= 0 && me < 3)
+            team_seen[me]++;
+        ompt_check_expect_requested(2);
+#pragma omp parallel num_threads(2)
+        {
+#pragma omp atomic
+            inner++;
+#pragma omp single
+            {
+#pragma omp task
+                {
+#pragma omp atomic
+                    tasks_run++;
+                }
+            }
+        }
+#pragma omp distribute
+        for (int i = 0; i < 30; i++)
+            distributed[i]++;
+    }
+    int teams_run = team_seen[0] + team_seen[1] + team_seen[2], spread = 0;
+    for (int i = 0; i < 30; i++)
+        spread += distributed[i] == 1;
+    c.regions = 1 + teams_run; /* the league, a region in each team */
+    c.tasks = teams_run;
+    checkpoint("teams", c);
+    CHECK(teams_run >= 1 && team_seen[0] == 1, "teams ran %d, %d, %d times", team_seen[0],
+          team_seen[1], team_seen[2]);
+    CHECK(tasks_run == teams_run, "%d tasks ran in %d teams", tasks_run, teams_run);
+    CHECK(spread == 30, "distribute ran %d of 30 iterations once", spread);
+
+    /* The same inside a target region run on the host (a new initial task;
+     * GCC drives its teams through GOMP_teams4). */
+    int target_teams[2] = {0}, target_inner = 0;
+#pragma omp target teams num_teams(2) map(tofrom : target_teams, target_inner)
+    {
+        int me = omp_get_team_num();
+        if (me >= 0 && me < 2)
+            target_teams[me]++;
+#pragma omp parallel num_threads(2)
+        {
+#pragma omp atomic
+            target_inner++;
+        }
+    }
+    int target_run = target_teams[0] + target_teams[1];
+    c.regions = 1 + target_run;
+    c.tasks = 0;
+    checkpoint("target teams", c);
+    CHECK(target_run >= 1 && target_teams[0] == 1, "target teams ran %d, %d times",
+          target_teams[0], target_teams[1]);
+    CHECK(target_inner >= target_run, "%d inner threads in %d teams", target_inner, target_run);
+}
+
 int main(void)
 {
     regions();
+    /* LLVM libomp 14 (this test's sanity check) reports host teams in its
+     * own way (each team on a thread of its own, num_teams capped by the
+     * thread count, implicit-task data reused between teams), which these
+     * checks do not follow; the phase runs on xomp only. */
+    if (test_runtime_is_xomp())
+        teams();
     another_initial_thread();
     worksharing();
     mutexes();

@@ -101,7 +101,8 @@ block() {
         2>"$tmp/err.$runtime" >/dev/null
     sed -n '/OPENMP DISPLAY ENVIRONMENT BEGIN/,/OPENMP DISPLAY ENVIRONMENT END/p' \
         "$tmp/err.$runtime" |
-        grep -v -e 'XOMP' -e '_OPENMP' -e 'GOMP_SPINCOUNT' -e 'DISPLAY ENVIRONMENT' | sort
+        grep -v -e 'XOMP' -e '_OPENMP' -e 'GOMP_SPINCOUNT' -e 'OMP_TOOL' -e 'DISPLAY ENVIRONMENT' |
+        sort
     if sed '/OPENMP DISPLAY ENVIRONMENT BEGIN/,/OPENMP DISPLAY ENVIRONMENT END/d' \
         "$tmp/err.$runtime" | grep -q '[^[:space:]]'; then
         echo warned
