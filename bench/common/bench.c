@@ -66,6 +66,31 @@ int bench_parse_uints(const char *s, unsigned long long *v, int max)
     }
 }
 
+int bench_loop_params(const char *param, int *form, unsigned long long *v, int count)
+{
+    static const char *const forms[] = {[BENCH_FORM_TASKLOOP] = "taskloop", [BENCH_FORM_FOR] = "for"};
+    for (int f = 0; f < 2; f++) {
+        size_t len = strlen(forms[f]);
+        if (!strncmp(param, forms[f], len) && param[len] == ',') {
+            *form = f;
+            return bench_parse_uints(param + len + 1, v, count) == count ? 0 : -1;
+        }
+    }
+    return -1;
+}
+
+int bench_loop_size_reps(const char *param, int *form, long *size, long *reps,
+                         unsigned long long min_size, unsigned long long max_size)
+{
+    unsigned long long v[2];
+    if (bench_loop_params(param, form, v, 2) || v[0] < min_size || v[0] > max_size || v[1] < 1 ||
+        v[1] > 1000000000ull)
+        return -1;
+    *size = (long)v[0];
+    *reps = (long)v[1];
+    return 0;
+}
+
 int bench_next_field(char **cursor, char **key, char **value)
 {
     char *field = *cursor;
@@ -271,6 +296,9 @@ int bench_main_world(int argc, char **argv, const struct bench_kernel *k,
             (void)omp_get_thread_num();
         }
     }
+
+    if (!serial && k->warm_up)
+        k->warm_up();
 
     world->barrier();
     double t0 = bench_now();

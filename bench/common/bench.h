@@ -74,7 +74,65 @@ struct bench_kernel {
     uint64_t (*task_count)(void);
     /* Free what setup() allocated (may be NULL). */
     void (*teardown)(void);
+    /* Untimed, before a parallel run (may be NULL): run the computation's
+     * parallel loops a few times, so that a runtime that adapts to a loop
+     * as it repeats (xomp's ILAN taskloops, src/locality) is measured
+     * once it has settled.  Every runtime gets the same warm-up. */
+    void (*warm_up)(void);
 };
+
+/* Kernels with a taskloop and a worksharing-loop form of the same
+ * computation take "FORM,A,B,..." with FORM `taskloop` or `for`: parse it
+ * into *form and count values v[] (bench_parse_uints); 0 on success. */
+enum { BENCH_FORM_TASKLOOP = 0, BENCH_FORM_FOR = 1 };
+int bench_loop_params(const char *param, int *form, unsigned long long *v, int count);
+/* The usual case, "FORM,SIZE,REPS": min_size <= SIZE <= max_size, 1 <=
+ * REPS <= 10^9; 0 on success. */
+int bench_loop_size_reps(const char *param, int *form, long *size, long *reps,
+                         unsigned long long min_size, unsigned long long max_size);
+/* A class of such a kernel: both forms, one workload each (a sweep). */
+#define BENCH_LOOP_CLASS(NAME, REST) {NAME, "taskloop," REST}, {NAME, "for," REST}
+
+/* NAME(form, count): `count` executions, one after another, of a loop over
+ * i in [FIRST, LAST) with body BODY (a statement using i, and `rep`, the
+ * execution's number): as taskloops made by one thread (each waits for
+ * the one before: its taskgroup) or as worksharing loops
+ * (schedule(static), their barrier), all in one parallel region. */
+#define BENCH_LOOP_FORMS(NAME, FIRST, LAST, BODY)                                            \
+    static void NAME##_taskloop(long count)                                                  \
+    {                                                                                        \
+        _Pragma("omp parallel") _Pragma("omp single") for (long rep = 0; rep < count; rep++) \
+        {                                                                                    \
+            _Pragma("omp taskloop") for (long i = (FIRST); i < (LAST); i++) BODY;            \
+        }                                                                                    \
+    }                                                                                        \
+    static void NAME##_for(long count)                                                       \
+    {                                                                                        \
+        _Pragma("omp parallel") for (long rep = 0; rep < count; rep++)                       \
+        {                                                                                    \
+            _Pragma("omp for schedule(static)") for (long i = (FIRST); i < (LAST); i++) BODY; \
+        }                                                                                    \
+    }                                                                                        \
+    static void NAME(int form, long count)                                                   \
+    {                                                                                        \
+        if (form == BENCH_FORM_TASKLOOP)                                                     \
+            NAME##_taskloop(count);                                                          \
+        else                                                                                 \
+            NAME##_for(count);                                                               \
+    }
+
+/* The end of a kernel file whose functions have the usual names (setup,
+ * run_parallel, run_serial, verify, task_count, teardown, warm_up): its
+ * struct bench_kernel and main(). */
+#define BENCH_DEFINE_MAIN(NAME, CLASSES)                                                     \
+    static const struct bench_kernel kernel = {                                              \
+        .name = NAME, .classes = CLASSES, .setup = setup, .run_parallel = run_parallel,      \
+        .run_serial = run_serial, .verify = verify, .task_count = task_count,               \
+        .teardown = teardown, .warm_up = warm_up};                                           \
+    int main(int argc, char **argv)                                                          \
+    {                                                                                        \
+        return bench_main(argc, argv, &kernel);                                              \
+    }
 
 int bench_main(int argc, char **argv, const struct bench_kernel *kernel);
 

@@ -17,21 +17,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Point (i, j) of a starting grid n x n: the boundary's value, or the
+ * next number of `state` for an interior point. */
+static inline double heat2d_initial_point(long n, long i, long j, uint64_t *state)
+{
+    if (i == 0)
+        return 1.0;
+    if (i == n - 1 || j == 0 || j == n - 1)
+        return 0.0;
+    return (double)(bench_rand_next(state) >> 11) * 0x1.0p-53;
+}
+
 /* The starting grid, n x n. */
 static inline void heat2d_initialise(double *g, long n)
 {
     uint64_t state = 20260101;
     for (long i = 0; i < n; i++)
-        for (long j = 0; j < n; j++) {
-            double v;
-            if (i == 0)
-                v = 1.0;
-            else if (i == n - 1 || j == 0 || j == n - 1)
-                v = 0.0;
-            else
-                v = (double)(bench_rand_next(&state) >> 11) * 0x1.0p-53;
-            g[i * n + j] = v;
-        }
+        for (long j = 0; j < n; j++)
+            g[i * n + j] = heat2d_initial_point(n, i, j, &state);
 }
 
 /* Row i of dst from rows i-1, i, i+1 of src (rows of n points; the first

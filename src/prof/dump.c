@@ -9,6 +9,7 @@
 
 #include "../../include/xomp.h"
 #include "../abi/abi.h"
+#include "../locality/ilan.h"
 #include "../runtime/log.h"
 #include "../runtime/team.h"
 #include "../runtime/thread.h"
@@ -268,6 +269,12 @@ static bool write_trace(FILE *f, const struct xomp_prof_snapshot *snap)
     return xomp_prof_write_trace(f, snap, program);
 }
 
+static bool write_taskloops(FILE *f, const struct xomp_prof_snapshot *snap)
+{
+    (void)snap;
+    return xomp_ilan_write_csv(f);
+}
+
 /* Write dir/name through dir/.name.tmp and a rename.  On failure, errno
  * says why. */
 static bool write_file(const char *dir, const char *name,
@@ -347,6 +354,9 @@ static int dump_to(struct xomp_thread *self, const char *dir, bool announce)
         failed = "trace.json";
     else if (!write_file(path, "counters.csv", write_counters, &snap))
         failed = "counters.csv";
+    else if (xomp_cfg.taskloop == XOMP_TASKLOOP_ILAN &&
+             !write_file(path, "taskloops.csv", write_taskloops, &snap))
+        failed = "taskloops.csv";
     else if (!write_file(path, "meta.txt", write_meta, &snap))
         failed = "meta.txt";
     int err = errno;

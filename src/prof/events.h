@@ -46,8 +46,10 @@ enum xomp_prof_event_type {
     /* 10 and 11 were the requests and answers of message-based load
      * balancing (retired): old dumps may hold them. */
     XOMP_EV_STEAL = 12,        /* instant: took b tasks from member a's deque */
+    XOMP_EV_TASKLOOP = 13,     /* instant: an ILAN taskloop starts; a: units |
+                                  0x8000 full | 0x4000 searching, b: unit mask */
 };
-#define XOMP_EV_TYPE_MAX XOMP_EV_STEAL
+#define XOMP_EV_TYPE_MAX XOMP_EV_TASKLOOP
 
 enum xomp_prof_phase { XOMP_EV_BEGIN = 0, XOMP_EV_END = 1, XOMP_EV_INSTANT = 2 };
 

@@ -1,6 +1,7 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
 #include "stats.h"
 
+#include "../locality/ilan.h"
 #include "../runtime/thread.h"
 
 #include <stdio.h>
@@ -60,4 +61,6 @@ void xomp_stats_print(void)
     for (size_t i = 0; i < NFIELDS; i++)
         fprintf(stderr, "xomp stats: %14llu  %-16s %s\n", (unsigned long long)tot.sum[i],
                 field_names[i], field_texts[i]);
+    if (xomp_cfg.taskloop == XOMP_TASKLOOP_ILAN)
+        xomp_ilan_stats_print(stderr);
 }

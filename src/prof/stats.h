@@ -25,6 +25,11 @@
     X(stolen_remote, "of those, from a member of another NUMA node")                    \
     X(steals_refused, "steals refused: the oldest task was not a descendant of the "     \
                       "waiting task (tied-task constraint)")                            \
+    X(steals_refused_home, "steals refused: the home of the oldest task does not admit "  \
+                           "the thief (sched/home.h)")                                \
+    X(homed_away, "homed tasks run by a member outside their home (open, or lapsed)")   \
+    X(home_watches, "times this thread became the watcher of refused homed tasks")     \
+    X(home_lapses, "task homes lapsed by the watcher (their members did not take them)") \
     X(uncovered, "tasks moved to the common queue to reach a descendant beneath them")  \
     X(wakes, "sleeping threads woken to take a published task")                         \
     X(barriers, "barriers passed")

@@ -24,6 +24,7 @@ static const char *const event_names[] = {
     [XOMP_EV_BARRIER] = "barrier",
     [XOMP_EV_STALL] = "stall",
     [XOMP_EV_STEAL] = "steal",
+    [XOMP_EV_TASKLOOP] = "taskloop",
 };
 
 const char *xomp_prof_event_name(unsigned type)
@@ -112,7 +113,12 @@ static void write_instant(const struct writer *w, const struct xomp_prof_record 
     fprintf(f, ",\n{\"name\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%ld,"
                "\"tid\":%u,\"ts\":%.3f,\"args\":{",
             xomp_prof_event_name(r->type), w->pid, w->tid, us(w, r->ticks));
-    fprintf(f, "\"victim\":%u,\"tasks\":%u}}", r->a, r->b);
+    if (r->type == XOMP_EV_TASKLOOP)
+        fprintf(f, "\"units\":%u,\"policy\":\"%s\",\"searching\":%s,\"unit_mask\":%u}}",
+                r->a & 0x3fffu, (r->a & 0x8000u) ? "full" : "strict",
+                (r->a & 0x4000u) ? "true" : "false", r->b);
+    else
+        fprintf(f, "\"victim\":%u,\"tasks\":%u}}", r->a, r->b);
 }
 
 /* One thread's records before the trace's end.  Returns false when they

@@ -46,6 +46,8 @@ enum xomp_barrier_kind { XOMP_BARRIER_TREE, XOMP_BARRIER_CENTRAL };
 enum xomp_dlb {
     XOMP_DLB_WS,
 };
+/* XOMP_TASKLOOP: how GOMP_taskloop places its tasks (src/locality). */
+enum xomp_taskloop_mode { XOMP_TASKLOOP_PLAIN, XOMP_TASKLOOP_ILAN };
 /* XOMP_PROFILE (src/prof/README.md). */
 enum xomp_profile_mode { XOMP_PROFILE_OFF, XOMP_PROFILE_COUNTERS, XOMP_PROFILE_EVENTS };
 
@@ -112,6 +114,17 @@ struct xomp_config {
     bool topology_set;            /* XOMP_TOPOLOGY given */
     char topology[256];           /* XOMP_TOPOLOGY as given (parsed by topo/numa.c) */
     bool stats;                   /* XOMP_STATS: print counters at exit */
+    /* Task homes (sched/home.h): refused tasks that do not move for this
+     * long, at least, lapse (XOMP_HOME_LAPSE_MS; 0: a spin and yield
+     * period, or a few of the home's longest tasks). */
+    uint64_t home_lapse_ns;
+    /* Taskloops (src/locality/README.md). */
+    enum xomp_taskloop_mode taskloop; /* XOMP_TASKLOOP */
+    bool ilan_mold;               /* XOMP_ILAN_MOLD: search the node count */
+    double ilan_strict;           /* XOMP_ILAN_STRICT: node-strict share of a node's tasks */
+    /* ILAN turned binding on (the user set none: OMP_PROC_BIND, OMP_PLACES
+     * and GOMP_CPU_AFFINITY unset, and the topology is the machine's). */
+    bool ilan_bound;
     enum xomp_profile_mode profile; /* XOMP_PROFILE */
     unsigned profile_events;      /* XOMP_PROFILE_EVENTS: event buffer size per thread */
     char *profile_dir;            /* XOMP_PROFILE_DIR; NULL: ./xomp-profile-PID */
@@ -157,6 +170,8 @@ int xomp_env_word(const char *value, const char *const *words, int nwords);
 
 /* "ws". */
 const char *xomp_dlb_name(enum xomp_dlb dlb);
+/* "plain" or "ilan". */
+const char *xomp_taskloop_mode_name(enum xomp_taskloop_mode mode);
 /* "off", "counters" or "events". */
 const char *xomp_profile_mode_name(enum xomp_profile_mode mode);
 

@@ -120,6 +120,14 @@ void xomp_display_env(bool verbose)
         fputs("  XOMP_SPIN_US = 'INFINITE'\n", f);
     else
         fprintf(f, "  XOMP_SPIN_US = '%llu'\n", (unsigned long long)(c->spin_ns / 1000));
+    fprintf(f, "  XOMP_TASKLOOP = '%s'\n", xomp_taskloop_mode_name(c->taskloop));
+    fprintf(f, "  XOMP_ILAN_MOLD = '%s'\n", c->ilan_mold ? "on" : "off");
+    fprintf(f, "  XOMP_ILAN_STRICT = '%g'\n", c->ilan_strict);
+    if (c->ilan_bound)
+        fputs("  XOMP_ILAN_BIND = 'TRUE (XOMP_TASKLOOP=ilan and no binding was asked for: "
+              "threads are bound, one per place)'\n", f);
+    fprintf(f, "  XOMP_HOME_LAPSE_MS = '%llu'\n",
+            (unsigned long long)(c->home_lapse_ns / 1000000));
     fprintf(f, "  XOMP_PROFILE = '%s'\n", xomp_profile_mode_name(c->profile));
     if (verbose) {
         char dir[4096];

@@ -81,6 +81,8 @@ static void env_bool(const char *name, bool *var)
 /* The words of XOMP_DLB and XOMP_PROFILE, by value (env_choice parses
  * them, xomp_dlb_name and xomp_profile_mode_name print them). */
 static const char *const dlb_names[] = {[XOMP_DLB_WS] = "ws"};
+static const char *const taskloop_mode_names[] = {[XOMP_TASKLOOP_PLAIN] = "plain",
+                                                  [XOMP_TASKLOOP_ILAN] = "ilan"};
 static const char *const profile_mode_names[] = {[XOMP_PROFILE_OFF] = "off",
                                                  [XOMP_PROFILE_COUNTERS] = "counters",
                                                  [XOMP_PROFILE_EVENTS] = "events"};
@@ -398,23 +400,30 @@ static void env_places(void)
     xomp_cfg.cpu_affinity = env_copy("GOMP_CPU_AFFINITY");
 }
 
+/* A fraction in [0, 1] (a decimal number); anything else gets the usual
+ * message and leaves *var as it is. */
+static void env_fraction(const char *name, double *var)
+{
+    const char *v = getenv(name);
+    if (!v)
+        return;
+    const char *s = skip_space(v);
+    char *end;
+    errno = 0;
+    double p = strtod(s, &end);
+    if (end == s || errno || *skip_space(end) || !(p >= 0.0 && p <= 1.0)) {
+        char fb[32];
+        snprintf(fb, sizeof fb, "%g", *var);
+        invalid(name, v, fb);
+        return;
+    }
+    *var = p;
+}
+
 /* XOMP_DLB_PLOCAL: a probability, a decimal number in [0, 1]. */
 static void env_plocal(void)
 {
-    const char *v = getenv("XOMP_DLB_PLOCAL");
-    if (v) {
-        const char *s = skip_space(v);
-        char *end;
-        errno = 0;
-        double p = strtod(s, &end);
-        if (end == s || errno || *skip_space(end) || !(p >= 0.0 && p <= 1.0)) {
-            char fb[32];
-            snprintf(fb, sizeof fb, "%g", xomp_cfg.dlb_plocal);
-            invalid("XOMP_DLB_PLOCAL", v, fb);
-        } else {
-            xomp_cfg.dlb_plocal = p;
-        }
-    }
+    env_fraction("XOMP_DLB_PLOCAL", &xomp_cfg.dlb_plocal);
     /* P_local * 2^32: a 32-bit random number below it picks a local victim
      * (1.0 gives 2^32: always). */
     xomp_cfg.dlb_plocal_threshold = (uint64_t)(xomp_cfg.dlb_plocal * 4294967296.0);
@@ -526,6 +535,38 @@ static void env_xomp(void)
         xomp_cfg.spin_ns = xomp_cfg.spin_ns_oversubscribed = (uint64_t)x * 1000;
 }
 
+/* Taskloops: XOMP_TASKLOOP, XOMP_ILAN_MOLD, XOMP_ILAN_STRICT, and the task
+ * homes' XOMP_HOME_LAPSE_MS. */
+static void env_taskloop(void)
+{
+    int mode = (int)xomp_cfg.taskloop;
+    env_choice("XOMP_TASKLOOP", taskloop_mode_names, XOMP_TASKLOOP_ILAN + 1, &mode);
+    xomp_cfg.taskloop = (enum xomp_taskloop_mode)mode;
+    /* XOMP_ILAN_MOLD: on/off as well as true/false and 1/0. */
+    const char *v = getenv("XOMP_ILAN_MOLD");
+    if (v) {
+        static const char *const words[] = {"off", "on", "false", "true", "0", "1"};
+        int i = xomp_env_word(v, words, 6);
+        if (i < 0)
+            invalid("XOMP_ILAN_MOLD", v, xomp_cfg.ilan_mold ? "on" : "off");
+        else
+            xomp_cfg.ilan_mold = i & 1;
+    }
+    env_fraction("XOMP_ILAN_STRICT", &xomp_cfg.ilan_strict);
+    unsigned long ms = xomp_cfg.home_lapse_ns / 1000000;
+    if (env_uint("XOMP_HOME_LAPSE_MS", 0, 3600000, &ms, ""))
+        xomp_cfg.home_lapse_ns = (uint64_t)ms * 1000000;
+    /* ILAN needs a fixed thread-to-core mapping (its blocks of iterations
+     * are meant to stay on one NUMA node): bind when the user said nothing
+     * about binding.  Not on a virtual topology, whose nodes are made from
+     * member numbers (topo/numa.h). */
+    if (xomp_cfg.taskloop == XOMP_TASKLOOP_ILAN && !getenv("OMP_PROC_BIND") &&
+        !getenv("OMP_PLACES") && !getenv("GOMP_CPU_AFFINITY") && !xomp_cfg.topology_set) {
+        xomp_cfg.icv.bind = XOMP_BIND_TRUE;
+        xomp_cfg.ilan_bound = true;
+    }
+}
+
 /* The profiler's switches (src/prof/README.md). */
 static void env_profile(void)
 {
@@ -579,6 +620,10 @@ void xomp_config_init(void)
     c->profile = XOMP_PROFILE_OFF;
     c->profile_events = 1u << 20; /* 16 MiB per thread, allocated only with events */
     c->dlb_plocal = 0.9; /* mostly NUMA-local, but never starve a node */
+    c->home_lapse_ns = 0; /* a spin and yield period, or a few of the home's tasks */
+    c->taskloop = XOMP_TASKLOOP_PLAIN;
+    c->ilan_mold = true;
+    c->ilan_strict = 1.0 / 3.0; /* the seed's first third */
 
     env_num_threads();
     env_proc_bind();
@@ -628,6 +673,7 @@ void xomp_config_init(void)
         c->spin_ns = c->spin_ns_oversubscribed = 0;
 
     env_xomp();
+    env_taskloop();
     env_profile();
     /* Recording events makes every task take the general paths, where the
      * event sites are: the fast paths then carry no profiler test.  An OMPT
@@ -670,6 +716,13 @@ int xomp_env_word(const char *value, const char *const *words, int nwords)
 const char *xomp_dlb_name(enum xomp_dlb dlb)
 {
     return (unsigned)dlb < sizeof dlb_names / sizeof dlb_names[0] ? dlb_names[dlb] : "?";
+}
+
+const char *xomp_taskloop_mode_name(enum xomp_taskloop_mode mode)
+{
+    return (unsigned)mode < sizeof taskloop_mode_names / sizeof taskloop_mode_names[0]
+               ? taskloop_mode_names[mode]
+               : "?";
 }
 
 const char *xomp_profile_mode_name(enum xomp_profile_mode mode)

@@ -9,6 +9,7 @@
  */
 #include "team.h"
 
+#include "../locality/ilan.h"
 #include "../sched/sched.h"
 #include "../task/depend.h"
 #include "../task/task_core.h"
@@ -285,6 +286,7 @@ void xomp_team_destroy(struct xomp_team *team)
     free(team->member_map);
     free(team->node_members);
     free(team->left_groups);
+    free(team->taskloop_units);
     free(team);
 }
 
@@ -492,6 +494,8 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     xomp_icv_next_level(&thr->task->icv, &team->icv, flags & 7);
     xomp_bind_plan(team, thr, flags & 7);
     xomp_sched_plan(team); /* NUMA map, after the places are planned */
+    if (xomp_cfg.taskloop == XOMP_TASKLOOP_ILAN)
+        xomp_ilan_plan(team); /* its units, from the map */
 
     /* Barrier: tickets continue from the master's (the largest); every
      * member's task counters start from zero (member_begin). */

@@ -82,11 +82,20 @@ struct xomp_worker {
     uint64_t steal_random;       /* victim choice (xorshift) */
     int steal_hint;              /* a member that had work when last looked, or -1 */
     struct xomp_member_map map;  /* our place in the region's NUMA map */
+    /* Watching tasks refused for their homes (sched/watch.c). */
+    bool watching;               /* we are the team's home_watcher */
+    uint32_t watch_polls;
+    uint64_t watch_signature;    /* where the refused tasks were at the last look */
+    uint64_t watch_since_ns;     /* ... and since when they have not moved */
+    uint64_t watch_seen_ns;      /* when it last saw a refused task */
     struct xomp_ompt_member ompt; /* OMPT: a worksharing region left open */
 
     /* ---- the member's task deque: bottom written by the member, top by
      * thieves (sched/deque.h) ---- */
     struct xomp_deque deque;
+
+    /* ---- tasks given to this member (sched.h xomp_sched_give); locked ---- */
+    struct xomp_inbox inbox;
 
     struct xomp_bar_node bar;
     /* A task block from the task caches, not a field: task blocks are
@@ -130,6 +139,9 @@ struct xomp_team {
     /* Queued tasks that belong in no deque: priorities, tasks uncovered by
      * a constrained waiter, tasks made ready from outside (sched/pools.h). */
     struct xomp_pools pools;
+    /* The member watching tasks refused for their homes, + 1; 0: none
+     * (sched/watch.h).  Its own line: read at homed publications. */
+    _Alignas(64) _Atomic uint32_t home_watcher;
     enum xomp_barrier_kind barrier_kind;
     struct xomp_thread *master;
     unsigned reserved;          /* keeps_threads: workers 1..reserved own a thread */
@@ -155,6 +167,9 @@ struct xomp_team {
     struct xomp_member_map *member_map;
     uint16_t *node_members;
     unsigned map_nthreads;
+    /* ILAN's units of the map (src/locality/ilan.c), made with it at
+     * region start (XOMP_TASKLOOP=ilan). */
+    void *taskloop_units;
     /* The master's state before the region, restored at its end. */
     struct xomp_task *saved_task;
     struct xomp_team *saved_team;

@@ -100,6 +100,7 @@ void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xo
     idle->yields = 0;
     idle->slept = false;
     idle->sleep_at_once = false;
+    idle->kept_awake = false;
     /* Where we wait, for waiters that wait for us (spin_budget).  glibc
      * reads it from the rseq area: a load.  relaxed: advice; stored only
      * when it changed, to keep the line shared. */
@@ -206,9 +207,18 @@ bool xomp_idle_pause(struct xomp_idle *idle)
         idle->began_ns = now;
     if (!idle->start_ns)
         idle->start_ns = now;
+    if (idle->kept_awake && !idle->spin->keep_awake) {
+        /* The scheduler kept us awake (sched/watch.h) and no longer does:
+         * spin again before sleeping, as after any event (more work of the
+         * kind we watched usually follows soon). */
+        idle->kept_awake = false;
+        idle->start_ns = now;
+        idle->yields = 0;
+    }
+    idle->kept_awake = idle->spin->keep_awake;
     uint64_t waited = now - idle->start_ns;
-    if (!xomp_cfg.spin_ns || idle->sleep_at_once)
-        return true; /* OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0, sleep_at_once */
+    if (idle->sleep_at_once || (!xomp_cfg.spin_ns && !idle->spin->keep_awake))
+        return true; /* sleep_at_once; OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0 */
     if (waited < spin_budget(idle)) {
         xomp_cpu_relax();
         return false;
@@ -216,7 +226,8 @@ bool xomp_idle_pause(struct xomp_idle *idle)
     /* Spinning did not end the wait: let other threads have the CPU (a
      * thread we wait for may be queued behind us), for a while. */
     uint32_t most = yields_max();
-    if (idle->yields < most || (most == YIELDS_MAX && waited < YIELD_PHASE_NS)) {
+    if (idle->yields < most || (most == YIELDS_MAX && waited < YIELD_PHASE_NS) ||
+        idle->spin->keep_awake) {
         idle->yields++;
         idle->polls = 0; /* poll once after each yield, then yield again */
         sched_yield();

@@ -52,6 +52,10 @@ struct xomp_waker {
  * (owner only; lives in its thread state). */
 struct xomp_spin {
     uint64_t budget_ns;
+    /* The scheduler asks this thread not to sleep in its task waits: it
+     * watches tasks refused for their homes (sched/watch.h), so after the
+     * spin it keeps yielding. */
+    bool keep_awake;
 };
 
 /* What a waiter does in the sleep step, beyond the plain protocol. */
@@ -99,6 +103,7 @@ struct xomp_idle {
      * xomp_idle_begin): for waits that many threads enter at once, where
      * spinning only takes the CPU from the others. */
     bool sleep_at_once;
+    bool kept_awake;   /* spin->keep_awake held at the last pause */
 };
 
 /* Start a wait.  `spin` is the calling thread's adaptive budget, `waker`

@@ -540,6 +540,7 @@ static uint64_t barrier_wait(struct xomp_thread *thr, int kind, const void *code
     uint64_t flags = team->barrier_kind == XOMP_BARRIER_CENTRAL ? central_wait(thr)
                      : team->nthreads == 2                      ? pair_wait(thr)
                                                                 : tree_wait(thr);
+    xomp_sched_wait_over(thr); /* a watcher of homed tasks hands that over */
     thr->wait = outer;
     XOMP_HOOK(XOMP_PROF_END_HOOKED(thr, XOMP_EV_BARRIER);
               xomp_ompt_sync_end(thr, (ompt_sync_region_t)kind, codeptr, ompt_saved));

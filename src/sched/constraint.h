@@ -7,6 +7,7 @@
 #ifndef XOMP_CONSTRAINT_H
 #define XOMP_CONSTRAINT_H
 
+#include "home.h"
 #include "lineage.h"
 
 #include <stdbool.h>
@@ -38,6 +39,30 @@ static inline bool xomp_sched_may_run(const struct xomp_task *x, const struct xo
     return xomp_lineage_parent(x) == w->constraint ||
            (w->taskgroup && xomp_task_in_taskgroup(x, w->taskgroup)) ||
            xomp_task_descends(x, w->constraint);
+}
+
+/* A member looking for a task: what it may run (its wait), and who it is
+ * (for the tasks' homes, home.h). */
+struct xomp_taker {
+    const struct xomp_sched_wait *w;
+    uint16_t node;   /* its NUMA node in the team's map */
+    uint16_t member; /* its member number */
+    /* Out: some task was refused for its home (whatever the wait allows:
+     * the watcher watches for the whole team, README "Homes and
+     * progress"). */
+    bool refused_home;
+};
+
+/* May the taker start task x: does x's home admit it, and may it run x
+ * under its wait?  As xomp_sched_may_run, exact for a task that stays
+ * queued during the call. */
+static inline bool xomp_sched_may_take(const struct xomp_task *x, struct xomp_taker *tk)
+{
+    if (!xomp_home_admits(xomp_task_home_word(x), tk->node, tk->member)) {
+        tk->refused_home = true;
+        return false;
+    }
+    return xomp_sched_may_run(x, tk->w);
 }
 
 #endif

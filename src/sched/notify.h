@@ -50,6 +50,22 @@ struct xomp_notify_targets {
 struct xomp_notify_targets xomp_notify_targets_of(struct xomp_thread *thr,
                                                   const struct xomp_task *t);
 
+/* `count` tasks with the same home (home.h), whose home word was `home`
+ * before they were published: wake up to `count` sleepers the home admits
+ * (barrier sleepers, else constrained ones that `anchor` descends from);
+ * if there is none and no member watches (watch.h), any sleeper, which
+ * will watch.  A real fence orders the publications before the loads (the
+ * watcher's release pairs with it; sleepers issue the heavy fence anyway).
+ * `anchor` must stay alive during the call (the creator's task of a
+ * taskloop). */
+void xomp_notify_homed(struct xomp_thread *thr, struct xomp_team *team, uintptr_t home,
+                       struct xomp_task *anchor, unsigned count);
+
+/* Wake one sleeper of the team, of either kind (the watcher's hand-over),
+ * or every sleeper (a lapse).  Returns whether one was woken. */
+bool xomp_notify_wake_any(struct xomp_thread *thr, struct xomp_team *team);
+void xomp_notify_wake_all(struct xomp_thread *thr, struct xomp_team *team);
+
 static inline bool xomp_notify_sleeps(const struct xomp_waker *w)
 {
     /* relaxed: ordered after the publishing store by the fence pair

@@ -91,35 +91,93 @@ void xomp_sched_push_foreign(struct xomp_task *t)
         xomp_sched_put_common(thr, t);
 }
 
+bool xomp_sched_push_homed(struct xomp_thread *thr, struct xomp_task *t)
+{
+    struct xomp_deque *d = &thr->worker->deque;
+    return xomp_deque_push_bounded(d, t) ||
+           (xomp_deque_make_room(d, xomp_cfg.queue_size) && xomp_deque_push_bounded(d, t));
+}
+
+void xomp_sched_announce_homed(struct xomp_thread *thr, uintptr_t home, struct xomp_task *anchor,
+                               unsigned count)
+{
+    if (count)
+        xomp_notify_homed(thr, thr->team, home, anchor, count);
+}
+
+void xomp_sched_give(struct xomp_thread *thr, struct xomp_task *t, unsigned v,
+                     struct xomp_task *anchor)
+{
+    struct xomp_team *team = thr->team;
+    uintptr_t home = xomp_task_home_word(t);
+    xomp_inbox_put(&team->workers[v].inbox, t);
+    if (home) {
+        xomp_notify_homed(thr, team, home, anchor, 1);
+    } else {
+        /* Not homed: whoever sleeps may take it. */
+        xomp_publish_fence();
+        if (atomic_load_explicit(&team->sleepers, memory_order_relaxed))
+            xomp_notify_wake(thr, team, anchor, NULL, NULL);
+    }
+}
+
+void xomp_sched_wait_over(struct xomp_thread *thr)
+{
+    if (__builtin_expect(thr->worker && thr->worker->watching, 0))
+        xomp_watch_stop(thr);
+}
+
+/* A task found for a watcher: it hands the role over before running it. */
+static inline struct xomp_task *found(struct xomp_worker *me, struct xomp_thread *thr,
+                                      struct xomp_task *t)
+{
+    if (__builtin_expect(me->watching, 0))
+        xomp_watch_stop(thr);
+    return t;
+}
+
 struct xomp_task *xomp_sched_next(struct xomp_thread *thr, const struct xomp_sched_wait *w)
 {
     struct xomp_team *team = thr->team;
+    struct xomp_worker *me = thr->worker;
     struct xomp_task *t;
+    struct xomp_taker tk = {w, me->map.node, (uint16_t)me->id, false};
     /* relaxed, both counts: hints (pools.h). */
     if (__builtin_expect(atomic_load_explicit(&team->pools.prio_count, memory_order_relaxed) != 0,
                          0) &&
-        (t = xomp_pools_take_prio(&team->pools, w)))
-        return t;
-    if ((t = xomp_deque_pop(&thr->worker->deque, w->floor)))
-        return t;
+        (t = xomp_pools_take_prio(&team->pools, &tk)))
+        return found(me, thr, t);
+    if ((t = xomp_deque_pop(&me->deque, w->floor)))
+        return found(me, thr, t);
+    if (__builtin_expect(xomp_inbox_nonempty(&me->inbox), 0) &&
+        (t = xomp_inbox_take(&me->inbox, &tk)))
+        return found(me, thr, t);
     if (__builtin_expect(atomic_load_explicit(&team->pools.common_count, memory_order_relaxed) != 0,
                          0) &&
-        (t = xomp_pools_take_common(&team->pools, w)))
-        return t;
-    return xomp_steal(thr, w, STEAL_VICTIMS_PER_LOOK);
+        (t = xomp_pools_take_common(&team->pools, &tk)))
+        return found(me, thr, t);
+    if ((t = xomp_steal(thr, &tk, STEAL_VICTIMS_PER_LOOK)))
+        return found(me, thr, t);
+    if (__builtin_expect(me->watching, 0))
+        xomp_watch_poll(thr, &tk);
+    return NULL;
 }
 
 bool xomp_sched_has_work(struct xomp_thread *thr, const struct xomp_sched_wait *w)
 {
     struct xomp_team *team = thr->team;
-    struct xomp_deque *own = &thr->worker->deque;
+    struct xomp_worker *me = thr->worker;
+    struct xomp_deque *own = &me->deque;
     /* acquire: thieves' CAS on top (their reads of our slots came before);
      * relaxed bottom: ours. */
     int64_t top = atomic_load_explicit(&own->top, memory_order_acquire);
     int64_t bottom = atomic_load_explicit(&own->bottom, memory_order_relaxed);
     if (bottom > (top > w->floor ? top : w->floor))
         return true;
-    if (xomp_pools_have(&team->pools, w))
+    struct xomp_taker tk = {w, me->map.node, (uint16_t)me->id, false};
+    struct xomp_refusals r;
+    xomp_refusals_init(&r);
+    if (xomp_inbox_have(&me->inbox, &tk, &r, me->id) || xomp_pools_have(&team->pools, &tk, &r))
         return true;
     /* No task went into any deque since the barrier released: nothing to
      * look for there.  Read after our announcement and the fence; whoever
@@ -127,7 +185,11 @@ bool xomp_sched_has_work(struct xomp_thread *thr, const struct xomp_sched_wait *
      * "Quiet phases").  acquire: pairs with that RMW's release. */
     if (atomic_load_explicit(&team->sleepers, memory_order_acquire) & XOMP_SLEEPERS_QUIET)
         return false;
-    return xomp_steal_look_everywhere(thr, w);
+    if (xomp_steal_look_everywhere(thr, &tk, &r))
+        return true;
+    /* Only tasks refused for their homes: stay awake if we are (or become)
+     * the watcher (watch.h). */
+    return r.places && xomp_watch_refused(thr, &r);
 }
 
 void xomp_sched_team_init(struct xomp_team *team)

@@ -13,11 +13,15 @@
  *     member's deque to reach a task it needs beneath them (steal.c);
  *   - the team's inbox: tasks made ready by a thread that is not a member
  *     (an omp_fulfill_event from outside the team), until a member moves
- *     them into its deque.
+ *     them into its deque;
+ *   - a member's inbox: tasks given to that member (xomp_sched_give: the
+ *     share of a NUMA node of an ILAN taskloop).
  * Each of these can be taken by any member that is not blocked, whoever
  * put the task there and whatever its owner is doing: that is the progress
- * rule (src/sched/README.md, "Progress").  Placement is always the
- * creator's own deque; moving work is the thieves' job.
+ * rule (src/sched/README.md, "Progress").  Placement is the creator's own
+ * deque, or the inbox of a member it chose; moving work is the thieves'
+ * job.  A task may carry a home (home.h): then only the members it admits
+ * take it, until the watcher lapses the home (watch.h).
  *
  * A member takes tasks under a wait descriptor: a barrier may run any task
  * of the team; a wait inside a tied task W (taskwait, taskgroup end,
@@ -31,6 +35,7 @@
 #include "../runtime/team.h"
 #include "constraint.h"
 #include "deque.h"
+#include "watch.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -55,6 +60,26 @@ void xomp_sched_push_foreign(struct xomp_task *t);
 /* Queue t in the team's common queue (a task that fits in no deque). */
 void xomp_sched_put_common(struct xomp_thread *thr, struct xomp_task *t);
 
+/* Queue a new task with a home (home.h) that admits the calling member,
+ * in its own deque, without waking anybody yet; false when the deque holds
+ * XOMP_QUEUE_SIZE tasks (the caller runs it at once, as
+ * xomp_sched_push_new).  A run of such pushes ends with
+ * xomp_sched_announce_homed, before the caller runs anything else (a task
+ * it runs may block: the queued ones must be known by then). */
+bool xomp_sched_push_homed(struct xomp_thread *thr, struct xomp_task *t);
+
+/* The last `count` tasks pushed with xomp_sched_push_homed, of home word
+ * `home`, are queued: wake whom they need (notify.h).  `anchor`: a task
+ * they descend from that stays alive during the call (their parent). */
+void xomp_sched_announce_homed(struct xomp_thread *thr, uintptr_t home, struct xomp_task *anchor,
+                               unsigned count);
+
+/* Give a new task to member v of the calling member's team: v's inbox,
+ * where v looks first and every member t's home admits may take it too.
+ * `anchor` as above. */
+void xomp_sched_give(struct xomp_thread *thr, struct xomp_task *t, unsigned v,
+                     struct xomp_task *anchor);
+
 /* ---- taking tasks ---- */
 
 /* A task the calling member may run under `w`, taken out of its queue, or
@@ -68,6 +93,11 @@ struct xomp_task *xomp_sched_next(struct xomp_thread *thr, const struct xomp_sch
  * beneath others in a deque is uncovered (the ones above go to the
  * orphans), so that it can be stolen next. */
 bool xomp_sched_has_work(struct xomp_thread *thr, const struct xomp_sched_wait *w);
+
+/* A wait of the calling member that may run tasks ends (a barrier,
+ * taskwait, taskgroup end, ...): if it watched tasks refused for their
+ * homes, it hands that over (watch.h). */
+void xomp_sched_wait_over(struct xomp_thread *thr);
 
 /* Count a task run by member `w`: by its creator, by another member of the
  * creator's NUMA node, or by a member of another node (prof/stats.h). */

@@ -96,9 +96,10 @@ static int choose_victim(struct xomp_team *team, struct xomp_worker *me)
 
 /* ---- stealing ---- */
 
-static bool may_run(struct xomp_task *t, const void *w)
+/* The deque's test on the task a thief is about to take (deque.h). */
+static bool may_take(struct xomp_task *t, const void *taker)
 {
-    return xomp_sched_may_run(t, w);
+    return xomp_sched_may_take(t, (struct xomp_taker *)taker);
 }
 
 static void count_stolen(struct xomp_thread *thr, struct xomp_worker *me, unsigned victim,
@@ -112,22 +113,36 @@ static void count_stolen(struct xomp_thread *thr, struct xomp_worker *me, unsign
         st->stolen_remote += count;
 }
 
-/* Steal from victim v; with XOMP_DLB_STEAL above 1 (or `half`), more tasks
- * go into our own deque for later (each taken the same way, one CAS each). */
-static struct xomp_task *steal_from(struct xomp_thread *thr, const struct xomp_sched_wait *w,
-                                    unsigned v)
+/* Steal from victim v: a task given to it that we may take (its inbox),
+ * else the oldest task of its deque; with XOMP_DLB_STEAL above 1 (or
+ * `half`), more tasks go into our own deque for later (each taken the same
+ * way, one CAS each, each one we may take). */
+static struct xomp_task *steal_from(struct xomp_thread *thr, struct xomp_taker *tk, unsigned v)
 {
     struct xomp_team *team = thr->team;
     struct xomp_worker *me = thr->worker;
-    struct xomp_deque *d = &team->workers[v].deque;
-    bool (*check)(struct xomp_task *, const void *) = w->constraint ? may_run : NULL;
+    struct xomp_worker *victim = &team->workers[v];
     struct xomp_task *t;
+    if (__builtin_expect(xomp_inbox_nonempty(&victim->inbox), 0) &&
+        (t = xomp_inbox_take(&victim->inbox, tk))) {
+        thr->stats.steals++;
+        count_stolen(thr, me, v, 1);
+        XOMP_PROF_INSTANT(thr, XOMP_EV_STEAL, v, 1);
+        me->steal_hint = (int)v;
+        return t;
+    }
+    struct xomp_deque *d = &victim->deque;
     enum xomp_steal_result r;
     int tries = 0;
-    while ((r = xomp_deque_steal(d, &t, check, w)) == XOMP_STEAL_LOST && ++tries < 4)
+    tk->refused_home = false;
+    while ((r = xomp_deque_steal(d, &t, may_take, tk)) == XOMP_STEAL_LOST && ++tries < 4)
         xomp_cpu_relax();
-    if (r == XOMP_STEAL_REFUSED)
-        thr->stats.steals_refused++;
+    if (r == XOMP_STEAL_REFUSED) {
+        if (tk->refused_home)
+            thr->stats.steals_refused_home++;
+        else
+            thr->stats.steals_refused++;
+    }
     if (r != XOMP_STEAL_TAKEN)
         return NULL;
     unsigned more = xomp_cfg.dlb_steal == XOMP_DLB_STEAL_HALF
@@ -135,11 +150,15 @@ static struct xomp_task *steal_from(struct xomp_thread *thr, const struct xomp_s
                         : xomp_cfg.dlb_steal - 1;
     unsigned got = 1;
     struct xomp_task *extra;
-    while (got <= more && xomp_deque_steal(d, &extra, check, w) == XOMP_STEAL_TAKEN) {
+    while (got <= more && xomp_deque_steal(d, &extra, may_take, tk) == XOMP_STEAL_TAKEN) {
         /* Visible again in our deque: wake who may need it (notify.h). */
         struct xomp_notify_targets to = xomp_notify_targets_of(thr, extra);
+        uintptr_t home = xomp_task_home_word(extra);
         xomp_deque_push(&me->deque, extra);
-        xomp_notify_published(thr, team, NULL, to.parent_owner, to.tg_owner);
+        if (home)
+            xomp_notify_homed(thr, team, home, NULL, 1);
+        else
+            xomp_notify_published(thr, team, NULL, to.parent_owner, to.tg_owner);
         got++;
     }
     thr->stats.steals++;
@@ -149,8 +168,7 @@ static struct xomp_task *steal_from(struct xomp_thread *thr, const struct xomp_s
     return t;
 }
 
-struct xomp_task *xomp_steal(struct xomp_thread *thr, const struct xomp_sched_wait *w,
-                             unsigned victims)
+struct xomp_task *xomp_steal(struct xomp_thread *thr, struct xomp_taker *tk, unsigned victims)
 {
     struct xomp_team *team = thr->team;
     struct xomp_worker *me = thr->worker;
@@ -158,7 +176,7 @@ struct xomp_task *xomp_steal(struct xomp_thread *thr, const struct xomp_sched_wa
         return NULL;
     int hint = me->steal_hint;
     if (hint >= 0 && (unsigned)hint < team->nthreads && (unsigned)hint != me->id) {
-        struct xomp_task *t = steal_from(thr, w, (unsigned)hint);
+        struct xomp_task *t = steal_from(thr, tk, (unsigned)hint);
         if (t)
             return t;
         me->steal_hint = -1;
@@ -169,7 +187,7 @@ struct xomp_task *xomp_steal(struct xomp_thread *thr, const struct xomp_sched_wa
             return NULL;
         if (v == hint)
             continue; /* just tried */
-        struct xomp_task *t = steal_from(thr, w, (unsigned)v);
+        struct xomp_task *t = steal_from(thr, tk, (unsigned)v);
         if (t)
             return t;
     }
@@ -178,11 +196,11 @@ struct xomp_task *xomp_steal(struct xomp_thread *thr, const struct xomp_sched_wa
 
 /* ---- looking everywhere, and uncovering ---- */
 
-/* Take tasks from the top of v's deque until one we may run comes out
+/* Take tasks from the top of v's deque until one we may take comes out
  * (it goes into our own deque, above our floor) or the deque is empty;
- * those we may not run go to the common queue, where any member can take
- * them.  Returns true when we got one. */
-static bool uncover(struct xomp_thread *thr, const struct xomp_sched_wait *w, unsigned v)
+ * those we may not take go to the common queue, where any member can take
+ * them (their homes still apply there).  Returns true when we got one. */
+static bool uncover(struct xomp_thread *thr, struct xomp_taker *tk, unsigned v)
 {
     struct xomp_team *team = thr->team;
     struct xomp_deque *d = &team->workers[v].deque;
@@ -194,7 +212,7 @@ static bool uncover(struct xomp_thread *thr, const struct xomp_sched_wait *w, un
         if (r != XOMP_STEAL_TAKEN)
             continue;
         /* Ours now, so the check is exact. */
-        if (xomp_sched_may_run(t, w)) {
+        if (xomp_sched_may_take(t, tk)) {
             xomp_deque_push(&thr->worker->deque, t);
             count_stolen(thr, thr->worker, v, 1);
             return true;
@@ -204,38 +222,56 @@ static bool uncover(struct xomp_thread *thr, const struct xomp_sched_wait *w, un
     }
 }
 
-bool xomp_steal_look_everywhere(struct xomp_thread *thr, const struct xomp_sched_wait *w)
+/* The signature names a deque by its member number, and its state by its
+ * indices (a take moves top or bottom). */
+static uint64_t deque_state(int64_t top, int64_t bottom)
+{
+    return (uint64_t)top * UINT64_C(0x100000001b3) ^ (uint64_t)bottom;
+}
+
+bool xomp_steal_look_everywhere(struct xomp_thread *thr, struct xomp_taker *tk,
+                                struct xomp_refusals *r)
 {
     struct xomp_team *team = thr->team;
     struct xomp_worker *me = thr->worker;
+    const struct xomp_sched_wait *w = tk->w;
     unsigned n = team->nthreads;
     for (unsigned i = 1; i < n; i++) {
         unsigned v = (me->id + i) % n;
-        struct xomp_deque *d = &team->workers[v].deque;
-        if (!w->constraint) {
-            if (xomp_deque_nonempty(d)) {
-                me->steal_hint = (int)v;
-                return true;
-            }
-            continue;
+        struct xomp_worker *victim = &team->workers[v];
+        if (xomp_inbox_have(&victim->inbox, tk, r, v)) {
+            me->steal_hint = (int)v; /* the next steal from v looks there first */
+            return true;
         }
-        /* Constrained: is there a task we may run anywhere in v's deque?
-         * The reads are a snapshot (tasks may be taken meanwhile); the
-         * steals below decide exactly. */
+        struct xomp_deque *d = &victim->deque;
         int64_t top, bottom;
-        xomp_deque_peek(d, INT64_MIN, &top, &bottom);
-        for (int64_t k = top; k < bottom; k++) {
+        struct xomp_task *t = xomp_deque_peek(d, INT64_MIN, &top, &bottom);
+        if (top >= bottom)
+            continue;
+        /* A snapshot: tasks may be taken meanwhile; the steals decide
+         * exactly. */
+        t = xomp_deque_peek(d, top, &top, &bottom);
+        if (!t)
+            continue;
+        tk->refused_home = false;
+        if (xomp_sched_may_take(t, tk)) {
+            me->steal_hint = (int)v; /* on top: the next steal takes it */
+            return true;
+        }
+        if (tk->refused_home && r)
+            xomp_refusals_note(r, v, deque_state(top, bottom),
+                               xomp_home_of(xomp_task_home_word(t)));
+        if (!w->constraint)
+            continue; /* only the top can be stolen */
+        /* Constrained: is there a task we may take beneath?  Uncover it. */
+        for (int64_t k = top + 1; k < bottom; k++) {
             int64_t t2, b2;
-            struct xomp_task *t = xomp_deque_peek(d, k, &t2, &b2);
-            if (!t)
+            struct xomp_task *x = xomp_deque_peek(d, k, &t2, &b2);
+            if (!x)
                 break;
-            if (!xomp_sched_may_run(t, w))
+            if (!xomp_sched_may_take(x, tk))
                 continue;
-            if (k == t2) {
-                me->steal_hint = (int)v; /* on top: the next steal takes it */
-                return true;
-            }
-            if (uncover(thr, w, v))
+            if (uncover(thr, tk, v))
                 return true;
             break;
         }

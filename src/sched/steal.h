@@ -12,6 +12,7 @@
 #define XOMP_STEAL_H
 
 #include "constraint.h"
+#include "watch.h"
 
 #include <stdbool.h>
 
@@ -19,15 +20,18 @@ struct xomp_thread;
 struct xomp_team;
 struct xomp_worker;
 
-/* Try up to `victims` victims (the last one that had work first); returns
- * a task taken, or NULL. */
-struct xomp_task *xomp_steal(struct xomp_thread *thr, const struct xomp_sched_wait *w,
-                             unsigned victims);
+/* Try up to `victims` victims (the last one that had work first): a task
+ * given to the victim that the taker may take, or the oldest task of its
+ * deque if the taker may take it; returns a task taken, or NULL. */
+struct xomp_task *xomp_steal(struct xomp_thread *thr, struct xomp_taker *tk, unsigned victims);
 
-/* Does any other member's deque hold a task the caller may run?  For a
- * constrained caller, a task it may run beneath others is uncovered
- * (README, "Progress").  Exhaustive: for the sleep recheck only. */
-bool xomp_steal_look_everywhere(struct xomp_thread *thr, const struct xomp_sched_wait *w);
+/* Does any other member's inbox or deque hold a task the taker may take?
+ * For a constrained taker, a task it may take beneath others is uncovered
+ * (README, "Progress").  The next tasks refused for their homes are noted
+ * in r (may be NULL).  Exhaustive: for the sleep recheck and the
+ * watcher. */
+bool xomp_steal_look_everywhere(struct xomp_thread *thr, struct xomp_taker *tk,
+                                struct xomp_refusals *r);
 
 /* The NUMA map (region start) and a member's steal state (member start). */
 void xomp_steal_plan(struct xomp_team *team);

@@ -8,6 +8,7 @@
 
 #include "../runtime/log.h"
 #include "../runtime/thread.h"
+#include "../sched/home.h"
 #include "../sched/notify.h"
 #include "../sched/sched.h"
 #include "../tool/ompt.h"
@@ -202,10 +203,13 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     t->owner = thr;
     thr->task = t;
     thr->depth++;
-    bool discarded = xomp_cfg.cancellation && task_cancelled(t);
+    /* The runtime's own tasks (a taskloop's share) run even when cancelled:
+     * their work was counted in advance (src/locality/ilan.c). */
+    bool discarded = xomp_cfg.cancellation && task_cancelled(t) && !(t->flags & XOMP_TASK_RUNTIME);
     /* A discarded task never begins: a tool is only told it is cancelled
      * (task_end_hooked). */
     int ompt_saved = thr->ompt.state;
+    uint64_t began = (t->flags & XOMP_TASK_HOMED) ? xomp_home_task_starts(t) : 0;
     XOMP_HOOK(XOMP_PROF_TASK_BEGIN_HOOKED(thr, t);
               if (!discarded) ompt_saved = xomp_ompt_task_begin(thr, prev, t));
     if (!discarded)
@@ -217,6 +221,8 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     }
     thr->depth--;
     thr->task = prev;
+    if (t->flags & XOMP_TASK_HOMED)
+        xomp_home_task_ran(thr, t, began);
     /* acq_rel: whichever of the body's end and the fulfilment comes second
      * completes the task and sees the other's effects. */
     if ((t->flags & XOMP_TASK_DETACH) &&
@@ -225,8 +231,8 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     task_complete(thr, t);
 }
 
-/* The common case: no dependences, no detach, plain tasks (so no events
- * are recorded: task_execute_general records TASK).  The
+/* The common case: no dependences, no detach, no home, plain tasks (so no
+ * events are recorded: task_execute_general records TASK).  The
  * completion steps are those of task_complete, with the usual outcome
  * inline: no child of the task is still running elsewhere (so it is freed
  * here), no taskgroup, and the parent is suspended beneath it on this
@@ -236,7 +242,7 @@ static inline __attribute__((always_inline)) void task_execute_on(struct xomp_th
                                                                   struct xomp_task *prev,
                                                                   struct xomp_task *t)
 {
-    if (__builtin_expect((t->flags & (XOMP_TASK_DETACH | XOMP_TASK_HAS_DEPS)) ||
+    if (__builtin_expect((t->flags & (XOMP_TASK_DETACH | XOMP_TASK_HAS_DEPS | XOMP_TASK_HOMED)) ||
                              !xomp_cfg.plain_tasks,
                          0)) {
         task_execute_general(thr, t);
@@ -288,6 +294,22 @@ __attribute__((noinline)) void xomp_task_submit(struct xomp_thread *thr, struct 
     /* Our deque holds XOMP_QUEUE_SIZE tasks already: run this one now
      * (the seed's immediate execution), so that memory stays bounded.
      * Idle members can take the queued ones meanwhile. */
+    thr->stats.immediate++;
+    task_execute(thr, t);
+}
+
+void xomp_task_submit_homed(struct xomp_thread *thr, struct xomp_task *t,
+                            struct xomp_task *anchor, unsigned *unannounced)
+{
+    uintptr_t home = xomp_task_home_word(t); /* t may run elsewhere once pushed */
+    if (xomp_sched_push_homed(thr, t)) {
+        ++*unannounced;
+        return;
+    }
+    /* Our deque is full: the queued ones must be known before this one
+     * runs (it may block), then it runs now. */
+    xomp_sched_announce_homed(thr, home, anchor, *unannounced);
+    *unannounced = 0;
     thr->stats.immediate++;
     task_execute(thr, t);
 }
@@ -356,6 +378,8 @@ static void wait_until(struct xomp_thread *thr, bool (*done)(void *), void *arg,
         xomp_idle_step(&idle, wait_recheck, &c);
     }
     xomp_idle_end(&idle);
+    if (help)
+        xomp_sched_wait_over(thr);
     thr->wait = outer;
 }
 
@@ -421,6 +445,7 @@ void xomp_taskyield(struct xomp_thread *thr)
     /* OMPT: the task it runs suspends this one by a yield. */
     XOMP_HOOK(thr->ompt.switch_status = ompt_task_yield);
     xomp_task_run_one(thr, &w);
+    xomp_sched_wait_over(thr);
     XOMP_HOOK(thr->ompt.switch_status = ompt_task_switch);
     thr->wait = outer;
 }
@@ -593,6 +618,19 @@ static bool dep_backlog_full(const struct xomp_thread *thr, const struct xomp_ta
     return pending > (uint64_t)XOMP_DEP_BACKLOG_PER_THREAD * thr->team->nthreads;
 }
 
+/* A new task's arguments: copied by the program's copy function or byte by
+ * byte, then adjusted (a taskloop's range). */
+static void copy_args(void *args, void *data, void (*cpyfn)(void *, void *), size_t arg_size,
+                      const struct xomp_args_fixup *fixup)
+{
+    if (cpyfn)
+        cpyfn(args, data);
+    else
+        memcpy(args, data, arg_size);
+    if (fixup)
+        fixup->apply(args, fixup->ctx);
+}
+
 /* The general path: dependences, detach, undeferred tasks, large or
  * copied arguments, arguments adjusted after the copy (taskloop). */
 static void empty_task(void *data);
@@ -642,13 +680,9 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         if (data)
             *(void **)data = t;
     }
-    if (args != data) {
-        if (cpyfn)
-            cpyfn(args, data);
-        else
-            memcpy(args, data, arg_size);
-    }
-    if (fixup)
+    if (args != data)
+        copy_args(args, data, cpyfn, arg_size, fixup);
+    else if (fixup)
         fixup->apply(args, fixup->ctx);
     /* taskwait depend(...) waits as for an undeferred empty task: a tool
      * sees it as the taskwait's stand-in task. */
@@ -759,6 +793,66 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
     t->creator = (uint16_t)me->id;
     xomp_task_count_child(thr, parent, t);
     xomp_task_submit(thr, t);
+}
+
+void xomp_task_proto_capture(struct xomp_thread *thr, struct xomp_task_proto *p,
+                             unsigned gomp_flags, const void *codeptr)
+{
+    struct xomp_task *parent = thr->task;
+    p->team = thr->team;
+    p->parent = parent;
+    p->taskgroup = parent->taskgroup;
+    p->level = parent->level + 1;
+    /* As xomp_task_init: a final task's descendants are final too. */
+    p->flags = (gomp_flags & (GOMP_TASK_FLAG_UNTIED | GOMP_TASK_FLAG_FINAL)) |
+               (parent->flags & XOMP_TASK_FINAL);
+    p->icv = parent->icv;
+    p->codeptr = codeptr;
+}
+
+void xomp_task_count_ahead(struct xomp_thread *thr, uint64_t count)
+{
+    struct xomp_task *parent = thr->task;
+    struct xomp_team *team = thr->team;
+    parent->created_children += count;
+    if (parent->taskgroup)
+        /* relaxed: as in xomp_task_count_child (every decrement follows the
+         * increment in happens-before: the tasks are made after this). */
+        atomic_fetch_add_explicit(&parent->taskgroup->pending, (int64_t)count,
+                                  memory_order_relaxed);
+    if (team->barrier_kind == XOMP_BARRIER_CENTRAL)
+        atomic_fetch_add_explicit(&team->bar.central_pending, count, memory_order_relaxed);
+    else
+        thr->worker->spawned += count; /* thread-private; published by the barrier gather */
+}
+
+struct xomp_task *xomp_task_make(struct xomp_thread *thr, const struct xomp_task_proto *p,
+                                 void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                                 size_t arg_size, size_t arg_align,
+                                 const struct xomp_args_fixup *fixup)
+{
+    void *args;
+    struct xomp_task *t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
+    t->fn = fn;
+    t->data = args;
+    /* release, all three: as in xomp_task_init (sched/lineage.h). */
+    __atomic_store_n(&t->parent, p->parent, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->taskgroup, p->taskgroup, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->level, p->level, __ATOMIC_RELEASE);
+    t->team = p->team;
+    /* relaxed: as in xomp_task_init. */
+    atomic_store_explicit(&t->child_state, 0, memory_order_relaxed);
+    t->created_children = 0;
+    t->local_done = 0;
+    t->icv = p->icv;
+    t->flags = p->flags;
+    t->priority = 0;
+    t->dep_table = NULL;
+    t->creator = (uint16_t)thr->team_id;
+    copy_args(args, data, cpyfn, arg_size, fixup);
+    thr->stats.tasks_created++;
+    XOMP_HOOK(xomp_ompt_task_create(thr, p->parent, t, false, p->codeptr));
+    return t;
 }
 
 static void empty_task(void *data)

@@ -52,6 +52,9 @@ enum xomp_task_flags {
     XOMP_TASK_HAS_DEPS = 1u << 7, /* dep_recs/ndeps are set (otherwise stale) */
     XOMP_TASK_DETACHED_CHILD = 1u << 8, /* created a detachable child (task.c:
                                            its children are never throttled) */
+    XOMP_TASK_HOMED = 1u << 9,    /* carries a placement restriction (sched/home.h) */
+    XOMP_TASK_RUNTIME = 1u << 10, /* the runtime's own work (a taskloop share, ...):
+                                     run even in a cancelled taskgroup */
 };
 
 /* Added to child_state (with the number of children created) when the
@@ -86,11 +89,24 @@ struct xomp_task {
      * suspended beneath them on its stack; plain, owner-only (README). */
     uint64_t local_done;
     struct xomp_icv icv;
+    /* Where the task may run (sched/home.h): a struct xomp_home pointer,
+     * with XOMP_HOME_STRICT in bit 0, or 0 for "anywhere".  Non-zero only
+     * while a homed task is queued or running: blocks start at 0
+     * (task_alloc.c) and the runner clears it before the task completes,
+     * so the task fast paths never write it.  Read by thieves before they
+     * take the task (relaxed: the push's release store orders it, and the
+     * steal's compare-and-swap proves the task was still queued). */
+    _Atomic uintptr_t home;
     /* The bottom of its thread's deque when it began to run there: the
      * deque entries from this index up are its descendants while it runs
      * (sched/README.md, "The tied-task constraint"). */
     int64_t deque_mark;
-    uint16_t size_class;   /* task cache size class (task_alloc.c) */
+    /* The header must leave a small block room for the fast path's
+     * arguments (spawn_fast.h): the narrow fields share one word. */
+    uint8_t size_class;    /* task cache size class (task_alloc.c) */
+    /* detach: completion needs both the body's end and omp_fulfill_event
+     * (2 -> 1 -> 0; whoever reaches 0 completes the task). */
+    _Atomic int8_t detach_pending;
     uint16_t creator;      /* team id of the creating worker (statistics);
                               for an implicit task, its member number */
     int32_t priority;
@@ -104,12 +120,16 @@ struct xomp_task {
      * none when the task is created while a tool is attached, otherwise
      * stale. */
     ompt_data_t tool_data;
-    uint32_t ndeps;
+    /* Two uses that never meet: a homed task (a taskloop's) has no
+     * dependences. */
+    union {
+        uint32_t ndeps; /* with XOMP_TASK_HAS_DEPS: records in dep_recs */
+        /* With XOMP_TASK_HOMED: the home's owner's datum for this task
+         * (sched/home.h; ILAN: the task's index in its taskloop). */
+        uint32_t home_info;
+    };
     /* Unmet dependences + 1 while being created; the task is ready at 0. */
     _Atomic int32_t npred;
-    /* detach: completion needs both the body's end and omp_fulfill_event
-     * (2 -> 1 -> 0; whoever reaches 0 completes the task). */
-    _Atomic int32_t detach_pending;
 };
 
 /* A taskgroup region.  `pending` counts the tasks created in the region

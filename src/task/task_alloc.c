@@ -90,7 +90,10 @@ static void cache_refill(struct xomp_task_cache *cache, unsigned cls)
         xomp_fatal("out of memory allocating task storage (%zu bytes)", size * (size_t)blocks);
     for (int i = blocks - 1; i >= 0; i--) {
         struct xomp_task *t = (struct xomp_task *)(void *)(chunk + (size_t)i * size);
-        t->size_class = (uint16_t)cls; /* kept for the block's life (alloc_small relies on it) */
+        t->size_class = (uint8_t)cls; /* kept for the block's life (alloc_small relies on it) */
+        /* No placement restriction: the task fast paths never write it
+         * (task.h, sched/home.h). */
+        atomic_init(&t->home, 0);
         t->next = cache->free[cls];
         cache->free[cls] = t;
     }
@@ -151,7 +154,7 @@ struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size
     t = cache->free[cls];
     cache->free[cls] = t->next;
     cache->count[cls]--;
-    t->size_class = (uint16_t)cls;
+    t->size_class = (uint8_t)cls;
     *args = (char *)t + offset;
     return t;
 }

@@ -47,6 +47,48 @@ void xomp_task_spawn_fixed(struct xomp_thread *thr, void (*fn)(void *), void *da
                            bool undeferred, unsigned flags, int priority,
                            const struct xomp_args_fixup *fixup, const void *codeptr);
 
+/* Tasks created on behalf of another task (a taskloop's tasks, made by the
+ * member that takes its NUMA node's share: src/locality/ilan.c): what
+ * they inherit from their parent at the construct.  The parent's thread
+ * counts them in advance (xomp_task_count_ahead), so that they are its
+ * children and its taskgroup's tasks like any other, whoever makes them. */
+struct xomp_task_proto {
+    struct xomp_team *team;
+    struct xomp_task *parent;
+    struct xomp_taskgroup *taskgroup;
+    uint32_t level;
+    uint32_t flags; /* task flags, as xomp_task_init computes them */
+    struct xomp_icv icv;
+    const void *codeptr; /* OMPT: the construct's return address */
+};
+
+/* The calling thread's current task, as parent of tasks with GOMP_task
+ * flags `gomp_flags`, made by the construct at `codeptr`. */
+void xomp_task_proto_capture(struct xomp_thread *thr, struct xomp_task_proto *p,
+                             unsigned gomp_flags, const void *codeptr);
+
+/* The calling thread's current task will have `count` more deferred
+ * children, in its current taskgroup, made by any member of its team:
+ * count them now (its child count, the taskgroup's, the barrier's). */
+void xomp_task_count_ahead(struct xomp_thread *thr, uint64_t count);
+
+/* A task of `p` running fn on a copy of the arguments (cpyfn or memcpy of
+ * arg_size bytes from data), adjusted by fixup: made, not counted (see
+ * above) and not queued; an OMPT tool is told of its creation. */
+struct xomp_task *xomp_task_make(struct xomp_thread *thr, const struct xomp_task_proto *p,
+                                 void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                                 size_t arg_size, size_t arg_align,
+                                 const struct xomp_args_fixup *fixup);
+
+/* Queue a counted task with a home that admits the calling member in its
+ * deque, or run it at once when the deque is full (xomp_task_submit).
+ * Tasks of one home are announced in runs (sched.h): *unannounced counts
+ * the ones queued since the last announcement, made here before a task
+ * runs at once; the caller announces the rest when its run ends.
+ * `anchor`: a task they descend from that stays alive meanwhile. */
+void xomp_task_submit_homed(struct xomp_thread *thr, struct xomp_task *t,
+                            struct xomp_task *anchor, unsigned *unannounced);
+
 struct xomp_sched_wait;
 
 /* Run one queued task the calling member may run under `w`, if any. */

@@ -7,9 +7,14 @@
  * all in a taskgroup unless `nogroup`.  Generated twice: for `long` and for
  * `unsigned long long` (GOMP_taskloop_ull, with GOMP_TASK_FLAG_UP giving the
  * direction).
+ *
+ * With XOMP_TASKLOOP=ilan the same tasks (the same iterations each) are
+ * placed by ILAN (src/locality/ilan.h), which also picks the task count
+ * when the taskloop names none.
  */
 #include "taskloop.h"
 
+#include "../locality/ilan.h"
 #include "../runtime/thread.h"
 #include "../tool/ompt.h"
 #include "reduction.h"
@@ -84,10 +89,13 @@ static void set_range_ull(void *args, void *ctx)
                 ((struct reduction_head *)data)->ptr[2] = 0;                                   \
             return;                                                                            \
         }                                                                                      \
-        /* Iterations per task: task_step for the first nfirst + 1 tasks,     \
-         * then nfirst_step (libgomp's split, kept for identical results). */  \
+        /* Iterations per task: task_step (ia iterations) for the first       \
+         * nfirst + 1 tasks, then nfirst_step (ib) (libgomp's split, kept for  \
+         * identical results). */                                              \
         TYPE task_step = step, nfirst_step = step;                                             \
+        UTYPE ia = 1, ib = 1;                                                                  \
         unsigned long nfirst = (unsigned long)n;                                               \
+        bool ilan = xomp_ilan_applies(thr, flags, priority, cpyfn);                            \
         if (flags & GOMP_TASK_FLAG_GRAINSIZE) {                                                \
             unsigned long grain = num_tasks ? num_tasks : 1;                                   \
             UTYPE ndiv = n / grain;                                                            \
@@ -97,45 +105,58 @@ static void set_range_ull(void *args, void *ctx)
             if ((flags & GOMP_TASK_FLAG_STRICT) && num_tasks != ~0UL) {                        \
                 UTYPE mod = n % grain;                                                         \
                 task_step = (TYPE)grain * step;                                                \
+                ia = ib = grain;                                                               \
                 if (mod) {                                                                     \
                     num_tasks++;                                                               \
                     nfirst_step = (TYPE)mod * step;                                            \
-                    if (num_tasks == 1)                                                        \
+                    ib = mod;                                                                  \
+                    if (num_tasks == 1) {                                                      \
                         task_step = nfirst_step;                                               \
-                    else                                                                       \
+                        ia = mod;                                                              \
+                    } else {                                                                   \
                         nfirst = num_tasks - 2;                                                \
+                    }                                                                          \
                 }                                                                              \
             } else if (num_tasks <= 1) {                                                       \
                 num_tasks = 1;                                                                 \
                 task_step = end - start;                                                       \
+                ia = ib = n;                                                                   \
             } else if (num_tasks >= grain && num_tasks != ~0UL) {                              \
                 UTYPE mul = (UTYPE)num_tasks * grain;                                          \
                 task_step = (TYPE)grain * step;                                                \
+                ia = ib = grain;                                                               \
                 if (mul != n) {                                                                \
                     nfirst_step = task_step;                                                   \
                     task_step += step;                                                         \
+                    ia = grain + 1;                                                            \
                     nfirst = (unsigned long)(n - mul - 1);                                     \
                 }                                                                              \
             } else {                                                                           \
                 UTYPE div = n / num_tasks, mod = n % num_tasks;                                \
                 task_step = (TYPE)div * step;                                                  \
+                ia = ib = div;                                                                 \
                 if (mod) {                                                                     \
                     nfirst_step = task_step;                                                   \
                     task_step += step;                                                         \
+                    ia = div + 1;                                                              \
                     nfirst = (unsigned long)(mod - 1);                                         \
                 }                                                                              \
             }                                                                                  \
         } else {                                                                               \
             if (num_tasks == 0)                                                                \
-                num_tasks = team ? team->nthreads : 1;                                         \
+                num_tasks = !team ? 1                                                          \
+                            : ilan ? team->nthreads * XOMP_ILAN_TASKS_PER_THREAD               \
+                                   : team->nthreads;                                           \
             if (num_tasks >= n) {                                                              \
                 num_tasks = (unsigned long)n;                                                  \
             } else {                                                                           \
                 UTYPE div = n / num_tasks, mod = n % num_tasks;                                \
                 task_step = (TYPE)div * step;                                                  \
+                ia = ib = div;                                                                 \
                 if (mod) {                                                                     \
                     nfirst_step = task_step;                                                   \
                     task_step += step;                                                         \
+                    ia = div + 1;                                                              \
                     nfirst = (unsigned long)(mod - 1);                                         \
                 }                                                                              \
             }                                                                                  \
@@ -156,6 +177,21 @@ static void set_range_ull(void *args, void *ctx)
         bool undeferred = !(flags & GOMP_TASK_FLAG_IF);                                        \
         unsigned task_flags = flags & (GOMP_TASK_FLAG_UNTIED | GOMP_TASK_FLAG_FINAL |          \
                                        GOMP_TASK_FLAG_MERGEABLE | GOMP_TASK_FLAG_PRIORITY);    \
+        if (ilan && num_tasks != ~0UL) {                                                       \
+            struct xomp_taskloop_call call = {                                                 \
+                fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align, task_flags, group,       \
+                {(uint64_t)start, (uint64_t)task_step, (uint64_t)nfirst_step, nfirst,          \
+                 num_tasks, (uint64_t)ia, (uint64_t)ib, (uint64_t)n}, codeptr};                \
+            struct xomp_ilan_run *run = xomp_ilan_start(thr, &call);                           \
+            if (run) {                                                                         \
+                if (group)                                                                     \
+                    xomp_taskgroup_end(thr, codeptr);                                          \
+                xomp_ilan_end(thr, run);                                                       \
+                XOMP_HOOK(xomp_ompt_work(thr, ompt_work_taskloop, ompt_scope_end, (uint64_t)n, \
+                                         codeptr));                                            \
+                return;                                                                        \
+            }                                                                                  \
+        }                                                                                      \
         RANGE r;                                                                               \
         struct xomp_args_fixup fixup = {SET_RANGE, &r};                                        \
         for (unsigned long i = 0; i < num_tasks; i++) {                                        \

@@ -104,7 +104,7 @@ expect() {
 
 absent() {
     if grep -q "^ *$1 = " "$tmp/block"; then
-        bad "$1 shown, but it should only be shown with OMP_DISPLAY_ENV=verbose"
+        bad "$1 shown, but it should not be here"
     else
         echo "ok   $1 not shown"
     fi
@@ -164,7 +164,35 @@ if check_block "OMP_DISPLAY_ENV=true (defaults)"; then
     expect XOMP_DLB ws
     expect XOMP_DLB_PLOCAL 0.9
     expect XOMP_TOPOLOGY machine
+    expect XOMP_TASKLOOP plain
+    expect XOMP_ILAN_MOLD on
+    expect XOMP_HOME_LAPSE_MS 0
+    absent XOMP_ILAN_BIND
     absent GOMP_SPINCOUNT
+fi
+
+# ILAN binds the threads when nothing else asked for binding, and says so;
+# not when the program chose (OMP_PROC_BIND) or on a virtual topology.
+echo "== XOMP_TASKLOOP=ilan"
+run OMP_DISPLAY_ENV=true XOMP_TASKLOOP=ilan XOMP_ILAN_MOLD=off XOMP_ILAN_STRICT=0.5 \
+    XOMP_HOME_LAPSE_MS=25
+if check_block "XOMP_TASKLOOP=ilan"; then
+    expect XOMP_TASKLOOP ilan
+    expect XOMP_ILAN_MOLD off
+    expect XOMP_ILAN_STRICT 0.5
+    expect XOMP_HOME_LAPSE_MS 25
+    expect OMP_PROC_BIND TRUE
+    expect XOMP_ILAN_BIND '*'
+fi
+run OMP_DISPLAY_ENV=true XOMP_TASKLOOP=ilan OMP_PROC_BIND=false
+if check_block "XOMP_TASKLOOP=ilan OMP_PROC_BIND=false"; then
+    expect OMP_PROC_BIND FALSE
+    absent XOMP_ILAN_BIND
+fi
+run OMP_DISPLAY_ENV=true XOMP_TASKLOOP=ilan XOMP_TOPOLOGY=2x1
+if check_block "XOMP_TASKLOOP=ilan XOMP_TOPOLOGY=2x1"; then
+    expect OMP_PROC_BIND FALSE
+    absent XOMP_ILAN_BIND
 fi
 
 echo "== OMP_DISPLAY_ENV=verbose"

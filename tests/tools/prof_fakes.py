@@ -114,3 +114,20 @@ def record_offset(thread_position, record, threads=TWO_THREADS):
         offset += d.THREAD_HEADER.size + len(t["records"]) * d.RECORD.size
     return offset + d.THREAD_HEADER.size + record * d.RECORD.size
 
+
+
+# taskloops.csv of an ILAN run (docs/profiling.md): one taskloop on two
+# members whose search chose one.
+TASKLOOPS_CSV = """\
+loop,function,iterations,tasks,threads,unit_kind,units,executions,measured,record,phase,units_used,unit_ids,policy,seconds,unit,unit_iterations,unit_away
+1,"main._omp_fn.1",1000,8,2,member,2,9,9,explored,warm-up,2,"0,1",strict,0.004000000,,,
+1,"main._omp_fn.1",1000,8,2,member,2,9,9,explored,explore,2,"0,1",strict,0.002000000,,,
+1,"main._omp_fn.1",1000,8,2,member,2,9,9,explored,explore,1,"0",strict,0.001000000,,,
+1,"main._omp_fn.1",1000,8,2,member,2,9,9,chosen,exploit,1,"0",strict,0.001000000,,,
+1,"main._omp_fn.1",1000,8,2,member,2,9,9,unit,,,,,,0,8000,250
+1,"main._omp_fn.1",1000,8,2,member,2,9,9,unit,,,,,,1,1000,0
+"""
+
+
+def write_taskloops(path, text=TASKLOOPS_CSV):
+    (Path(path) / "taskloops.csv").write_text(text)

@@ -13,7 +13,8 @@ from unittest import mock
 
 from xomptools import cli
 
-from .prof_fakes import TWO_THREADS, write_profile
+from .prof_fakes import MASTER, TWO_THREADS, write_profile, write_taskloops
+from xomptools.prof import dump as d
 
 
 def run_report(*argv):
@@ -46,6 +47,44 @@ class Report(unittest.TestCase):
             # A row of Table 6.2 whose counter this build lacks shows "-".
             local = next(line for line in out.splitlines() if line.startswith("Local tasks"))
             self.assertEqual(local.split()[-1], "-")
+
+    def test_taskloops(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            # A TASKLOOP instant in the master's implicit task: no state
+            # change, counted per thread.
+            master = MASTER[:3] + [(115, d.TASKLOOP, d.INSTANT, 1 | d.TASKLOOP_SEARCHING, 1)] + \
+                MASTER[3:]
+            threads = [dict(TWO_THREADS[0], records=master), TWO_THREADS[1]]
+            path = write_profile(Path(tmp) / "run", threads)
+            write_taskloops(path)
+            status, out, err = run_report(path, "--no-plots", "--json", Path(tmp) / "r.json")
+            self.assertEqual((status, err), (0, ""))
+            self.assertIn("ILAN taskloops", out)
+            self.assertIn("main._omp_fn.1", out)
+            chosen = next(line for line in out.splitlines() if line.startswith("chosen"))
+            self.assertEqual(chosen.split()[1:], ["1", "0", "strict", "1.000"])
+            unit0 = next(line for line in out.splitlines() if line.startswith("0 ") and
+                         line.rstrip().endswith("%"))
+            self.assertEqual(unit0.split()[-1], "3.1%")
+            data = json.loads((Path(tmp) / "r.json").read_text())
+            self.assertEqual(len(data["taskloops"]), 6)
+            self.assertEqual(data["threads"][0]["taskloops"], 1)
+            self.assertEqual(data["threads"][0]["steal_serves"], 0)
+
+    def test_damaged_taskloops(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_profile(Path(tmp) / "run")
+            write_taskloops(path, "loop,function\n1,x\n")
+            status, out, err = run_report(path, "--no-plots")
+            self.assertEqual(status, 1)
+            self.assertIn("taskloops.csv", err)
+            self.assertEqual(len(err.strip().splitlines()), 1)
+
+    def test_without_taskloops(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, out, _ = run_report(write_profile(Path(tmp) / "run"), "--no-plots")
+            self.assertEqual(status, 0)
+            self.assertNotIn("ILAN taskloops", out)
 
     def test_unknown_counters_are_listed(self):
         with tempfile.TemporaryDirectory() as tmp:

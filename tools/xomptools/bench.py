@@ -45,7 +45,10 @@ def add_arguments(p: argparse.ArgumentParser):
     p.add_argument("--build", metavar="DIR",
                    help="build directory holding bench/ and lib/ (default: REPO/build)")
     p.add_argument("--kernels", metavar="A,B",
-                   help="kernels to run (default: every kernel in BUILD/bench)")
+                   help="kernels to run (default: every kernel in BUILD/bench, or the group's)")
+    p.add_argument("--group", choices=sorted(plan.GROUPS),
+                   help="a set of kernels and runtimes: taskloop = triad, heat, cg, contend "
+                        "under gomp, llvm, xomp with XOMP_TASKLOOP=plain and =ilan")
     p.add_argument("--class", dest="classes", metavar="NAME[,NAME]",
                    help="size class(es): test, small, medium, large (default: small)")
     p.add_argument("--param", dest="params", action="append", metavar="STRING",
@@ -141,9 +144,15 @@ def resolve_config(args, repo_root: Path, argv=None) -> Config:
         raise UsageError("--reps must be >= 1")
     if args.timeout is not None and args.timeout <= 0:
         raise UsageError("--timeout must be > 0")
+    group = plan.GROUPS.get(getattr(args, "group", None) or "", {})
     try:
-        specs = ([runtimes.parse_runtime_spec(s) for s in args.runtimes]
-                 if args.runtimes else runtimes.default_specs())
+        if args.runtimes:
+            specs = [runtimes.parse_runtime_spec(s) for s in args.runtimes]
+        elif group:
+            specs = [runtimes.parse_runtime_spec(s, required=(s != "llvm"))
+                     for s in group["runtimes"]]
+        else:
+            specs = runtimes.default_specs()
     except ValueError as err:
         raise UsageError(str(err)) from None
     names = [s.name for s in specs]
@@ -179,7 +188,8 @@ def resolve_config(args, repo_root: Path, argv=None) -> Config:
         build_dir=Path(args.build) if args.build else repo_root / "build",
         out_dir=Path(args.out) if args.out else repo_root / "results" / f"bench-{stamp}",
         repo_root=repo_root,
-        kernel_names=[scale.KERNEL] if args.scale else _names(args.kernels),
+        kernel_names=([scale.KERNEL] if args.scale
+                      else _names(args.kernels) or list(group.get("kernels", ()))),
         classes=_names(args.classes) or ["small"],
         params=list(scale.PARAMS) if args.scale else list(dict.fromkeys(args.params or [])),
         threads=threads,

@@ -31,6 +31,22 @@ QUICK_PARAMS = {
     "stencil": ("256,4000",),
     "strassen": ("1024,64",),
     "uts": ("t=geo,a=fixed,b=4,d=8,r=19",),
+    # The taskloop kernels: both forms (taskloop, omp for).
+    "triad": ("taskloop,2000000,40", "for,2000000,40"),
+    "heat": ("taskloop,512,400", "for,512,400"),
+    "cg": ("taskloop,256,200", "for,256,200"),
+    "contend": ("taskloop,1000000,20", "for,1000000,20"),
+}
+
+# --group NAME: a set of kernels and the runtimes that compare them (the
+# defaults of --kernels and --runtime; either can still be given).
+GROUPS = {
+    # ILAN taskloops (src/locality): plain and ILAN xomp against libgomp
+    # and libomp, on kernels with taskloop and omp-for forms.
+    "taskloop": {
+        "kernels": ("triad", "heat", "cg", "contend"),
+        "runtimes": ("gomp", "llvm", "xomp:XOMP_TASKLOOP=plain", "xomp:XOMP_TASKLOOP=ilan"),
+    },
 }
 QUICK_THREADS = (1, 2)
 QUICK_REPS = 5

@@ -11,6 +11,8 @@ XOMP_PROFILE=counters or XOMP_PROFILE=events (XOMP_PROFILE_DIR, default
 - the scheduling counters, laid out like Table 6.2 of the seed thesis, and
   per thread;
 - the task-size distribution in log2 buckets (events only);
+- with XOMP_TASKLOOP=ilan, each taskloop's search: the configurations it
+  ran and their times, its choice, the iterations each unit ran;
 
 and draws PNG figures into the profile directory (or --out): time per
 thread and state, tasks created and run per thread, task sizes, and a
@@ -92,6 +94,8 @@ def report_text(profile, analysis):
     out.append(_section("Scheduling counters (laid out like the seed's Table 6.2)",
                         tables.counters_6_2([profile], [analysis])))
     out.append(_section("Counters per thread", tables.counters_per_thread(profile)))
+    out.append(_section("ILAN taskloops (XOMP_TASKLOOP=ilan): the search and the units",
+                        tables.taskloops(profile)))
     if analysis is not None:
         out.append(_section(_sizes_title(profile, [analysis]),
                             tables.size_histogram([analysis], [profile.name], profile.tick_unit)))
@@ -130,6 +134,7 @@ def to_json(profile, analysis):
         "meta": profile.meta,
         "counters": {str(t.index): dict(t.values, kind=t.kind) for t in profile.counters},
         "totals": profile.totals(),
+        "taskloops": [vars(r) for r in profile.taskloops],
     }
     if analysis is not None:
         s = profile.seconds
@@ -141,7 +146,8 @@ def to_json(profile, analysis):
                          "tasks_run": t.tasks_run, "undeferred": t.undeferred,
                          "creates": t.creates, "steals": t.steals,
                          "steal_requests": t.steal_requests,
-                         "steal_serves": t.steal_serves, "dropped": t.dropped}
+                         "steal_serves": t.steal_serves, "taskloops": t.taskloops,
+                         "dropped": t.dropped}
                         for t in analysis.threads],
             "regions": [{"master": r.master, "members": r.members,
                          "begin_s": s(r.begin - profile.start_ticks), "wall_s": s(r.ticks)}

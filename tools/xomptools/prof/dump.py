@@ -21,14 +21,21 @@ BYTE_ORDER_MARK = 0x01020304
 
 # Event types and phases (src/prof/events.h); the numbers are the format.
 THREAD, PARALLEL, IMPLICIT, TASK, TASK_CREATE, TASKWAIT, TASKGROUP, BARRIER, STALL, \
-    STEAL_REQUEST, STEAL_SERVE, STEAL = range(1, 13)
+    STEAL_REQUEST, STEAL_SERVE, STEAL, TASKLOOP = range(1, 14)
 # STEAL_REQUEST and STEAL_SERVE: message-based load balancing, retired; older
 # dumps hold them.  STEAL: a thief took b tasks from member a's deque.
+# TASKLOOP: an ILAN taskloop started; a: units | 0x8000 full | 0x4000
+# searching, b: the units' mask.
 EVENT_NAMES = {THREAD: "thread", PARALLEL: "parallel", IMPLICIT: "implicit task", TASK: "task",
                TASK_CREATE: "create", TASKWAIT: "taskwait", TASKGROUP: "taskgroup",
                BARRIER: "barrier", STALL: "stall", STEAL_REQUEST: "steal request",
-               STEAL_SERVE: "steal serve", STEAL: "steal"}
-INSTANT_TYPES = {STEAL_REQUEST, STEAL_SERVE, STEAL}
+               STEAL_SERVE: "steal serve", STEAL: "steal", TASKLOOP: "taskloop"}
+INSTANT_TYPES = {STEAL_REQUEST, STEAL_SERVE, STEAL, TASKLOOP}
+TASKLOOP_FULL, TASKLOOP_SEARCHING, TASKLOOP_UNITS = 0x8000, 0x4000, 0x3fff
+# taskloops.csv (ILAN, docs/profiling.md): its columns.
+TASKLOOP_COLUMNS = ("loop", "function", "iterations", "tasks", "threads", "unit_kind", "units",
+                    "executions", "measured", "record", "phase", "units_used", "unit_ids",
+                    "policy", "seconds", "unit", "unit_iterations", "unit_away")
 BEGIN, END, INSTANT = 0, 1, 2
 TASK_UNDEFERRED = 1
 THREAD_KINDS = ("initial", "pool", "user")
@@ -75,6 +82,7 @@ class Profile:
     ticks_per_second: float = 1e9
     start_ticks: int = 0
     dump_ticks: int = 0
+    taskloops: list = field(default_factory=list)  # TaskloopRecord; empty without ILAN
 
     @property
     def name(self):
@@ -101,6 +109,65 @@ class Profile:
         if clock == "clock_gettime":
             return "ns"
         return f"ticks ({self.ticks_per_second / 1e6:.0f} MHz)"
+
+
+@dataclass
+class TaskloopRecord:
+    """One row of taskloops.csv: a configuration an ILAN taskloop explored
+    (`explored`), its choice (`chosen`, or `next` while it searches), or a
+    unit's iterations (`unit`)."""
+    loop: int
+    function: str
+    iterations: int
+    tasks: int
+    threads: int
+    unit_kind: str
+    units: int
+    executions: int
+    measured: int
+    record: str
+    phase: str = ""
+    units_used: int = 0
+    unit_ids: str = ""
+    policy: str = ""
+    seconds: float = None
+    unit: int = None
+    unit_iterations: int = 0
+    unit_away: int = 0
+
+
+def _taskloops(path):
+    """taskloops.csv, when the run had XOMP_TASKLOOP=ilan (else [])."""
+    file = path / "taskloops.csv"
+    if not file.is_file():
+        return []
+    with file.open(newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows or tuple(rows[0]) != TASKLOOP_COLUMNS:
+        raise ProfileError(f"{file}: the header is not {','.join(TASKLOOP_COLUMNS)}")
+    records = []
+    ints = ("loop", "iterations", "tasks", "threads", "units", "executions", "measured")
+    for number, row in enumerate(rows[1:], 2):
+        if len(row) != len(TASKLOOP_COLUMNS):
+            raise ProfileError(f"{file}:{number}: {len(row)} fields, expected "
+                               f"{len(TASKLOOP_COLUMNS)} (truncated file?)")
+        v = dict(zip(TASKLOOP_COLUMNS, row))
+        try:
+            rec = TaskloopRecord(**{k: int(v[k]) for k in ints}, function=v["function"],
+                                 unit_kind=v["unit_kind"], record=v["record"])
+            if rec.record in ("explored", "chosen", "next"):
+                rec.phase, rec.unit_ids, rec.policy = v["phase"], v["unit_ids"], v["policy"]
+                rec.units_used = int(v["units_used"])
+                rec.seconds = float(v["seconds"]) if v["seconds"] else None
+            elif rec.record == "unit":
+                rec.unit = int(v["unit"])
+                rec.unit_iterations, rec.unit_away = int(v["unit_iterations"]), int(v["unit_away"])
+            else:
+                raise ValueError
+        except ValueError:
+            raise ProfileError(f"{file}:{number}: a malformed row") from None
+        records.append(rec)
+    return records
 
 
 def _meta(path):
@@ -243,4 +310,5 @@ def read_profile(path) -> Profile:
         profile.events, profile.has_events, profile.ticks_per_second = threads, True, tps
     elif meta["mode"] not in ("counters", "off"):
         raise ProfileError(f"{path / 'meta.txt'}: unknown mode {meta['mode']!r}")
+    profile.taskloops = _taskloops(path)
     return profile

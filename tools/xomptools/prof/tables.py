@@ -241,3 +241,36 @@ def compare_breakdown(a, b):
                  f"{pb.seconds(b.wall_ticks) / pa.seconds(a.wall_ticks):.2f}x"
                  if a.wall_ticks else NA])
     return render(["state", f"A ({unit[0]})", "share", f"B ({unit[0]})", "share", "B/A"], rows)
+
+
+def taskloops(profile):
+    """ILAN's taskloops (taskloops.csv): per taskloop, the configurations
+    its search ran with their times, its choice, and the iterations per
+    unit; None when the run had none."""
+    by_loop = {}
+    for rec in profile.taskloops:
+        by_loop.setdefault(rec.loop, []).append(rec)
+    if not by_loop:
+        return None
+    parts = []
+    for loop, recs in sorted(by_loop.items()):
+        head = recs[0]
+        parts.append(f"taskloop {loop}: {head.function}, {fmt_count(head.iterations)} iterations "
+                     f"in {head.tasks} tasks, {head.threads} threads on {head.units} "
+                     f"{head.unit_kind}s; {head.executions} executions, {head.measured} measured")
+        rows = []
+        for rec in recs:
+            if rec.record == "unit":
+                continue
+            seconds = f"{rec.seconds * 1e3:.3f}" if rec.seconds is not None else NA
+            label = rec.phase if rec.record == "explored" else rec.record
+            rows.append([label, str(rec.units_used), rec.unit_ids, rec.policy, seconds])
+        parts.append(render(["step", "units", head.unit_kind + "s", "policy", "time (ms)"], rows,
+                            [False, True, False, False, True]))
+        units = [r for r in recs if r.record == "unit"]
+        if units:
+            rows = [[str(r.unit), fmt_count(r.unit_iterations), fmt_count(r.unit_away),
+                     fmt_pct(r.unit_away, r.unit_iterations)] for r in units]
+            parts.append(render([head.unit_kind, "iterations run", "homed elsewhere", "share"],
+                                rows))
+    return "\n\n".join(parts)

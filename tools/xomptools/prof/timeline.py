@@ -50,6 +50,7 @@ class ThreadTimes:
     undeferred: int = 0
     creates: int = 0
     steals: int = 0           # STEAL events (this thread took work)
+    taskloops: int = 0        # TASKLOOP events (ILAN taskloops it started)
     steal_requests: int = 0   # retired event kinds, in older dumps
     steal_serves: int = 0
     dropped: int = 0
@@ -185,8 +186,10 @@ def _walk_thread(profile, events, times, windows, hist, sized, segments):
                 times.steals += 1
             elif kind == dump.STEAL_REQUEST:
                 times.steal_requests += 1
-            else:
+            elif kind == dump.STEAL_SERVE:
                 times.steal_serves += 1
+            elif kind == dump.TASKLOOP:
+                times.taskloops += 1
             continue
         if phase == dump.BEGIN:
             stack.append([kind, ticks, 0])
