@@ -89,6 +89,22 @@ void xomp_deque_grow(struct xomp_deque *d)
     atomic_store_explicit(&d->buf, n, memory_order_release);
 }
 
+/* A thief read slot `i` after its acquire loads of top (`t`) and bottom.
+ * The owner refills a slot only at an index past the range it read: after
+ * thieves moved top past `t` (the array wrapped around: with small arrays
+ * and a thief that lost its CPU, it does), or after it popped `i` and
+ * pushed again.  Before the caller looks into the task it read, look
+ * again: top unchanged and bottom still past `i` (acquire: pairs with the
+ * owner's release store of bottom after a refill, so that a task read from
+ * a refilled slot was initialized before); otherwise the view is stale.
+ * (A CAS on top decides a steal anyway; this only keeps the look at the
+ * task from reading a block that is being set up.) */
+static bool slot_still_read(struct xomp_deque *d, int64_t t, int64_t i)
+{
+    return atomic_load_explicit(&d->bottom, memory_order_acquire) > i &&
+           atomic_load_explicit(&d->top, memory_order_acquire) == t;
+}
+
 enum xomp_steal_result xomp_deque_steal(struct xomp_deque *d, struct xomp_task **out,
                                         bool (*allowed)(struct xomp_task *, const void *),
                                         const void *arg)
@@ -116,8 +132,15 @@ enum xomp_steal_result xomp_deque_steal(struct xomp_deque *d, struct xomp_task *
     struct xomp_task *x = atomic_load_explicit(&a->slot[t & a->mask], memory_order_relaxed);
     if (!x)
         return XOMP_STEAL_LOST; /* a stale view; try again */
-    if (allowed && !allowed(x, arg))
-        return XOMP_STEAL_REFUSED;
+    if (allowed) {
+        /* `allowed` reads x's fields before the CAS below proves x was
+         * queued at t: make sure the slot was not refilled meanwhile (see
+         * slot_still_read). */
+        if (!slot_still_read(d, t, t))
+            return XOMP_STEAL_LOST;
+        if (!allowed(x, arg))
+            return XOMP_STEAL_REFUSED;
+    }
     /* seq_cst: totally ordered with the owner's CAS for the last task and
      * with other thieves'.  Success proves that index t was not taken by
      * anybody since we read top, so x, read after, is the task at t and
@@ -141,5 +164,6 @@ struct xomp_task *xomp_deque_peek(struct xomp_deque *d, int64_t i, int64_t *top_
     if (i < t || i >= b)
         return NULL;
     struct xomp_deque_buf *a = atomic_load_explicit(&d->buf, memory_order_acquire);
-    return atomic_load_explicit(&a->slot[i & a->mask], memory_order_relaxed);
+    struct xomp_task *x = atomic_load_explicit(&a->slot[i & a->mask], memory_order_relaxed);
+    return slot_still_read(d, t, i) ? x : NULL;
 }

@@ -92,8 +92,11 @@ static void cache_refill(struct xomp_task_cache *cache, unsigned cls)
         struct xomp_task *t = (struct xomp_task *)(void *)(chunk + (size_t)i * size);
         t->size_class = (uint8_t)cls; /* kept for the block's life (alloc_small relies on it) */
         /* No placement restriction: the task fast paths never write it
-         * (task.h, sched/home.h). */
-        atomic_init(&t->home, 0);
+         * (task.h, sched/home.h).  An atomic store, not atomic_init: a
+         * thief's speculative look at a stale deque slot (validated by its
+         * CAS on top) may read it without synchronising with this thread.
+         * relaxed: type-stable storage, the value only advice until then. */
+        atomic_store_explicit(&t->home, 0, memory_order_relaxed);
         t->next = cache->free[cls];
         cache->free[cls] = t;
     }
