@@ -16,12 +16,20 @@
  *   taskgroup:     the innermost taskgroup's `cancelled`; tasks of it that
  *                  have not started are discarded.
  * A cancellable barrier hands every member the same verdict (barrier.c).
+ *
+ * The LLVM ABI's entries (__kmpc_cancel, __kmpc_cancellationpoint,
+ * __kmpc_cancel_barrier) are the same, with their own numbering of the
+ * construct kinds; a member that leaves a dispatched loop it cancelled
+ * leaves its worksharing construct too (the compiler jumps past the
+ * loop's remaining __kmpc_dispatch_next calls).
  */
+#include "../runtime/log.h"
+#include "../runtime/loop.h"
 #include "../runtime/thread.h"
 #include "../sched/barrier.h"
 #include "../task/task_core.h"
 #include "../tool/ompt.h"
-#include "abi.h"
+#include "kmp.h"
 
 #define GOMP_CANCEL_PARALLEL 1
 #define GOMP_CANCEL_LOOP 2
@@ -70,11 +78,10 @@ XOMP_EXPORT bool GOMP_cancellation_point(int which)
     return detected(which, cancellation_point(which), XOMP_CODEPTR());
 }
 
-XOMP_EXPORT bool GOMP_cancel(int which, bool do_cancel)
+static bool cancel(int which, bool do_cancel, const void *codeptr)
 {
     if (!xomp_cfg.cancellation)
         return false;
-    const void *codeptr = XOMP_CODEPTR();
     if (!do_cancel)
         return detected(which, cancellation_point(which), codeptr);
     struct xomp_thread *thr = xomp_self();
@@ -101,6 +108,11 @@ XOMP_EXPORT bool GOMP_cancel(int which, bool do_cancel)
     return true;
 }
 
+XOMP_EXPORT bool GOMP_cancel(int which, bool do_cancel)
+{
+    return cancel(which, do_cancel, XOMP_CODEPTR());
+}
+
 XOMP_EXPORT bool GOMP_barrier_cancel(void)
 {
     struct xomp_thread *thr = xomp_self();
@@ -113,4 +125,63 @@ XOMP_EXPORT bool GOMP_barrier_cancel(void)
     return detected(GOMP_CANCEL_PARALLEL,
                     xomp_barrier_wait_cancellable(thr, ompt_sync_region_barrier_explicit, codeptr),
                     codeptr);
+}
+
+/* ---- the LLVM ABI ---- */
+
+/* GOMP_cancel's `which` for a construct kind of the LLVM ABI (parallel 1,
+ * loop 2, sections 3, taskgroup 4); 0 for an unknown one. */
+static int gomp_which(kmp_int32 kind)
+{
+    switch (kind) {
+    case 1: return GOMP_CANCEL_PARALLEL;
+    case 2: return GOMP_CANCEL_LOOP;
+    case 3: return GOMP_CANCEL_SECTIONS;
+    case 4: return GOMP_CANCEL_TASKGROUP;
+    default: return 0;
+    }
+}
+
+static kmp_int32 kmp_cancel(const char *entry, kmp_int32 kind, bool do_cancel,
+                            const void *codeptr)
+{
+    int which = gomp_which(kind);
+    if (!which) {
+        xomp_warn("%s: unknown construct kind %d; nothing cancelled", entry, kind);
+        return 0;
+    }
+    bool cancelled = cancel(which, do_cancel, codeptr);
+    if (cancelled && (which & (GOMP_CANCEL_LOOP | GOMP_CANCEL_SECTIONS)))
+        xomp_loop_end(XOMP_LOOP_END_NOWAIT, codeptr); /* a dispatched loop ends here */
+    return cancelled;
+}
+
+XOMP_EXPORT kmp_int32 __kmpc_cancel(kmp_ident *loc, kmp_int32 gtid, kmp_int32 kind)
+{
+    return kmp_cancel("__kmpc_cancel", kind, true, XOMP_CODEPTR());
+}
+
+XOMP_EXPORT kmp_int32 __kmpc_cancellationpoint(kmp_ident *loc, kmp_int32 gtid, kmp_int32 kind)
+{
+    return kmp_cancel("__kmpc_cancellationpoint", kind, false, XOMP_CODEPTR());
+}
+
+XOMP_EXPORT kmp_int32 __kmpc_cancel_barrier(kmp_ident *loc, kmp_int32 gtid)
+{
+    struct xomp_thread *thr = xomp_self();
+    if (!thr->team)
+        return 0;
+    const void *codeptr = XOMP_CODEPTR();
+    return detected(GOMP_CANCEL_PARALLEL,
+                    xomp_barrier_wait_cancellable(thr, xomp_kmp_barrier_kind(loc), codeptr),
+                    codeptr);
+}
+
+/* LLVM's omp.h: is cancellation of this kind requested for the innermost
+ * such construct?  (A query: unlike a cancellation point, it leaves no
+ * loop.) */
+XOMP_EXPORT int kmp_get_cancellation_status(int kind)
+{
+    int which = gomp_which(kind);
+    return xomp_cfg.cancellation && which && cancellation_point(which);
 }

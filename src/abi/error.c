@@ -9,7 +9,7 @@
  */
 #include "../tool/ompt.h"
 #include "../runtime/config.h"
-#include "abi.h"
+#include "kmp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,4 +48,12 @@ XOMP_EXPORT void GOMP_error(const char *msg, size_t msglen)
                                 : "xomp: fatal error: error directive encountered",
                             msg, msglen);
     exit(EXIT_FAILURE);
+}
+
+/* The LLVM ABI's form: severity 1 warning, 2 fatal. */
+XOMP_EXPORT void __kmpc_error(kmp_ident *loc, int severity, const char *message)
+{
+    if (severity == 2)
+        GOMP_error(message, (size_t)-1);
+    GOMP_warning(message, (size_t)-1);
 }

@@ -26,17 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The C lock implementations (lock.c), bound to omp_*_lock there. */
-void xomp_init_lock(omp_lock_t *lock);
-void xomp_destroy_lock(omp_lock_t *lock);
-void xomp_set_lock(omp_lock_t *lock);
-void xomp_unset_lock(omp_lock_t *lock);
-int xomp_test_lock(omp_lock_t *lock);
-void xomp_init_nest_lock(omp_nest_lock_t *lock);
-void xomp_destroy_nest_lock(omp_nest_lock_t *lock);
-void xomp_set_nest_lock(omp_nest_lock_t *lock);
-void xomp_unset_nest_lock(omp_nest_lock_t *lock);
-int xomp_test_nest_lock(omp_nest_lock_t *lock);
+#include "lock.h"
+
+/* The OpenMP 2.5 nestable locks (lock.c). */
 void xomp_init_nest_lock_25(void *lock);
 void xomp_destroy_nest_lock_25(void *lock);
 void xomp_set_nest_lock_25(void *lock);

@@ -10,6 +10,11 @@
  * for binaries built before 2008, whose nestable lock is {owner thread,
  * count} in 8 bytes; they are provided here too, bound with .symver.
  * Hints (omp_init_*_with_hint) are accepted and do not change behaviour.
+ *
+ * LLVM's omp.h makes both lock types one pointer (8 bytes).  Its simple
+ * lock is the same 4-byte word here, so the simple-lock functions also
+ * carry libomp's version (VERSION); its nestable lock cannot hold ours and
+ * points to one instead (kmp_lock.c).
  */
 #include <omp.h>
 
@@ -18,6 +23,7 @@
 #include "../runtime/thread.h"
 #include "../tool/ompt.h"
 #include "abi.h"
+#include "lock.h"
 
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -29,6 +35,7 @@ _Static_assert(sizeof(omp_lock_t) >= sizeof(uint32_t), "omp_lock_t holds a lock 
  * attribute, unlike an asm .symver, works with link-time optimization.) */
 #define V30(name) __attribute__((symver(#name "@@OMP_3.0")))
 #define V25(name) __attribute__((symver(#name "@OMP_1.0")))
+#define VLLVM(name) __attribute__((symver(#name "@VERSION")))
 
 struct nest_lock {
     _Atomic uint32_t word;
@@ -73,7 +80,7 @@ static void init_lock(omp_lock_t *lock, omp_sync_hint_t hint, const void *codept
         lock_init_event(lock, ompt_mutex_lock, hint, codeptr);
 }
 
-XOMP_EXPORT V30(omp_init_lock) V25(omp_init_lock) void xomp_init_lock(omp_lock_t *lock)
+XOMP_EXPORT V30(omp_init_lock) V25(omp_init_lock) VLLVM(omp_init_lock) void xomp_init_lock(omp_lock_t *lock)
 {
     init_lock(lock, omp_sync_hint_none, XOMP_CODEPTR());
 }
@@ -83,14 +90,14 @@ XOMP_EXPORT void omp_init_lock_with_hint(omp_lock_t *lock, omp_sync_hint_t hint)
     init_lock(lock, hint, XOMP_CODEPTR());
 }
 
-XOMP_EXPORT V30(omp_destroy_lock) V25(omp_destroy_lock) void xomp_destroy_lock(omp_lock_t *lock)
+XOMP_EXPORT V30(omp_destroy_lock) V25(omp_destroy_lock) VLLVM(omp_destroy_lock) void xomp_destroy_lock(omp_lock_t *lock)
 {
     if (atomic_load_explicit(lock_word(lock), memory_order_relaxed) != 0)
         xomp_warn("omp_destroy_lock: the lock is still set");
     XOMP_HOOK(xomp_ompt_lock_destroy(xomp_self(), ompt_mutex_lock, lock, XOMP_CODEPTR()));
 }
 
-XOMP_EXPORT V30(omp_set_lock) V25(omp_set_lock) void xomp_set_lock(omp_lock_t *lock)
+XOMP_EXPORT V30(omp_set_lock) V25(omp_set_lock) VLLVM(omp_set_lock) void xomp_set_lock(omp_lock_t *lock)
 {
     if (XOMP_HOOKS_ON()) {
         set_lock_hooked(lock, XOMP_CODEPTR());
@@ -99,7 +106,7 @@ XOMP_EXPORT V30(omp_set_lock) V25(omp_set_lock) void xomp_set_lock(omp_lock_t *l
     xomp_mutex_lock(lock_word(lock));
 }
 
-XOMP_EXPORT V30(omp_unset_lock) V25(omp_unset_lock) void xomp_unset_lock(omp_lock_t *lock)
+XOMP_EXPORT V30(omp_unset_lock) V25(omp_unset_lock) VLLVM(omp_unset_lock) void xomp_unset_lock(omp_lock_t *lock)
 {
     if (atomic_load_explicit(lock_word(lock), memory_order_relaxed) == 0) {
         xomp_warn("omp_unset_lock: the lock is not set; ignored");
@@ -109,7 +116,7 @@ XOMP_EXPORT V30(omp_unset_lock) V25(omp_unset_lock) void xomp_unset_lock(omp_loc
     XOMP_HOOK(xomp_ompt_mutex_released(xomp_self(), ompt_mutex_lock, lock, XOMP_CODEPTR()));
 }
 
-XOMP_EXPORT V30(omp_test_lock) V25(omp_test_lock) int xomp_test_lock(omp_lock_t *lock)
+XOMP_EXPORT V30(omp_test_lock) V25(omp_test_lock) VLLVM(omp_test_lock) int xomp_test_lock(omp_lock_t *lock)
 {
     if (!XOMP_HOOKS_ON())
         return xomp_mutex_trylock(lock_word(lock));

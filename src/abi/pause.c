@@ -27,3 +27,10 @@ XOMP_EXPORT int omp_pause_resource_all(omp_pause_resource_t kind)
     (void)kind;
     return pause_host();
 }
+
+/* The LLVM ABI's form (libomptarget calls it for the host): a pause level,
+ * 0 to resume; the host has nothing to resume either. */
+XOMP_EXPORT int __kmpc_pause_resource(int level)
+{
+    return level == 0 ? 0 : pause_host();
+}

@@ -6,23 +6,27 @@
 #include "../tool/ompt.h"
 #include "abi.h"
 
+void xomp_single_events(struct xomp_thread *thr, bool executor, bool end_announced,
+                        const void *codeptr)
+{
+    if (!executor) {
+        xomp_ompt_work(thr, ompt_work_single_other, ompt_scope_begin, 1, codeptr);
+        xomp_ompt_work(thr, ompt_work_single_other, ompt_scope_end, 1, codeptr);
+    } else if (end_announced) {
+        xomp_ompt_work(thr, ompt_work_single_executor, ompt_scope_begin, 1, codeptr);
+    } else {
+        /* The executor's region ends where GCC's ABI does not say (its
+         * body runs after we return): at the member's next barrier or
+         * construct. */
+        xomp_ompt_work_open(thr, ompt_work_single_executor, codeptr);
+    }
+}
+
 XOMP_EXPORT bool GOMP_single_start(void)
 {
     struct xomp_thread *thr = xomp_self();
-    bool first = true;
-    if (thr->team) {
-        struct xomp_ws *ws = xomp_ws_enter(thr, &first);
-        if (first)
-            xomp_ws_publish(thr, ws);
-        xomp_ws_leave(thr, ws);
-    }
-    /* The executor's region ends where the ABI does not say (its body
-     * runs after we return): at the member's next barrier or construct. */
-    XOMP_HOOK(if (first) xomp_ompt_work_open(thr, ompt_work_single_executor, XOMP_CODEPTR());
-              else {
-                  xomp_ompt_work(thr, ompt_work_single_other, ompt_scope_begin, 1, XOMP_CODEPTR());
-                  xomp_ompt_work(thr, ompt_work_single_other, ompt_scope_end, 1, XOMP_CODEPTR());
-              });
+    bool first = xomp_ws_single(thr);
+    XOMP_HOOK(xomp_single_events(thr, first, false, XOMP_CODEPTR()));
     return first;
 }
 

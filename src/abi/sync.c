@@ -17,9 +17,10 @@ XOMP_EXPORT void GOMP_barrier(void)
 }
 
 /* The unnamed critical section and the atomic-construct fallback each have
- * one process-wide lock, as in libgomp. */
+ * one process-wide lock, as in libgomp; the LLVM ABI's atomics that no
+ * instruction does take the same one (kmp_atomic.c). */
 static _Atomic uint32_t default_critical_lock;
-static _Atomic uint32_t atomic_lock;
+_Atomic uint32_t xomp_atomic_lock;
 
 XOMP_EXPORT void GOMP_critical_start(void)
 {
@@ -46,10 +47,10 @@ XOMP_EXPORT void GOMP_critical_name_end(void **pptr)
 
 XOMP_EXPORT void GOMP_atomic_start(void)
 {
-    xomp_critical_enter(&atomic_lock, ompt_mutex_atomic, XOMP_CODEPTR());
+    xomp_critical_enter(&xomp_atomic_lock, ompt_mutex_atomic, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void GOMP_atomic_end(void)
 {
-    xomp_critical_exit(&atomic_lock, ompt_mutex_atomic, XOMP_CODEPTR());
+    xomp_critical_exit(&xomp_atomic_lock, ompt_mutex_atomic, XOMP_CODEPTR());
 }

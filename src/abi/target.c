@@ -215,3 +215,10 @@ XOMP_EXPORT int omp_target_disassociate_ptr(const void *ptr, int device_num)
     xomp_target_routine_on_host(device_num);
     return EINVAL;
 }
+
+/* OMP_TARGET_OFFLOAD as libomptarget asks the LLVM runtime for it:
+ * disabled 0, default 1, mandatory 2.  xomp offloads nothing. */
+XOMP_EXPORT int __kmpc_get_target_offload(void)
+{
+    return 1;
+}

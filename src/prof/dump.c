@@ -10,6 +10,7 @@
 #include "../../include/xomp.h"
 #include "../abi/abi.h"
 #include "../locality/ilan.h"
+#include "../locality/replay.h"
 #include "../runtime/log.h"
 #include "../runtime/team.h"
 #include "../runtime/thread.h"
@@ -275,6 +276,12 @@ static bool write_taskloops(FILE *f, const struct xomp_prof_snapshot *snap)
     return xomp_ilan_write_csv(f);
 }
 
+static bool write_replay(FILE *f, const struct xomp_prof_snapshot *snap)
+{
+    (void)snap;
+    return xomp_replay_write_csv(f);
+}
+
 /* Write dir/name through dir/.name.tmp and a rename.  On failure, errno
  * says why. */
 static bool write_file(const char *dir, const char *name,
@@ -357,6 +364,8 @@ static int dump_to(struct xomp_thread *self, const char *dir, bool announce)
     else if (xomp_cfg.taskloop == XOMP_TASKLOOP_ILAN &&
              !write_file(path, "taskloops.csv", write_taskloops, &snap))
         failed = "taskloops.csv";
+    else if (xomp_replay_recorded_any() && !write_file(path, "replay.csv", write_replay, &snap))
+        failed = "replay.csv";
     else if (!write_file(path, "meta.txt", write_meta, &snap))
         failed = "meta.txt";
     int err = errno;

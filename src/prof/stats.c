@@ -2,6 +2,7 @@
 #include "stats.h"
 
 #include "../locality/ilan.h"
+#include "../locality/replay.h"
 #include "../runtime/thread.h"
 
 #include <stdio.h>
@@ -63,4 +64,5 @@ void xomp_stats_print(void)
                 field_names[i], field_texts[i]);
     if (xomp_cfg.taskloop == XOMP_TASKLOOP_ILAN)
         xomp_ilan_stats_print(stderr);
+    xomp_replay_stats_print(stderr);
 }

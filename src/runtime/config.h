@@ -48,6 +48,16 @@ enum xomp_dlb {
 };
 /* XOMP_TASKLOOP: how GOMP_taskloop places its tasks (src/locality). */
 enum xomp_taskloop_mode { XOMP_TASKLOOP_PLAIN, XOMP_TASKLOOP_ILAN };
+/* XOMP_REPLAY (src/locality/replay.h): record every parallel region and
+ * taskgroup, and replay each one's previous execution in this mode (the
+ * value minus one is the replay mode, enum xomp_rp_mode). */
+enum xomp_replay_auto {
+    XOMP_REPLAY_AUTO_OFF,
+    XOMP_REPLAY_AUTO_RECORD,
+    XOMP_REPLAY_AUTO_STOWS,
+    XOMP_REPLAY_AUTO_STUWS,
+    XOMP_REPLAY_AUTO_RELWS,
+};
 /* XOMP_PROFILE (src/prof/README.md). */
 enum xomp_profile_mode { XOMP_PROFILE_OFF, XOMP_PROFILE_COUNTERS, XOMP_PROFILE_EVENTS };
 
@@ -122,6 +132,10 @@ struct xomp_config {
     enum xomp_taskloop_mode taskloop; /* XOMP_TASKLOOP */
     bool ilan_mold;               /* XOMP_ILAN_MOLD: search the node count */
     double ilan_strict;           /* XOMP_ILAN_STRICT: node-strict share of a node's tasks */
+    /* Steal-tree record and replay (src/locality/replay.h). */
+    enum xomp_replay_auto replay;   /* XOMP_REPLAY */
+    unsigned replay_prune;          /* XOMP_REPLAY_PRUNE: percent of steal points pruned */
+    unsigned replay_prune_runs;     /* XOMP_REPLAY_PRUNE_RUNS: executions that prune */
     /* ILAN turned binding on (the user set none: OMP_PROC_BIND, OMP_PLACES
      * and GOMP_CPU_AFFINITY unset, and the topology is the machine's). */
     bool ilan_bound;
@@ -172,6 +186,8 @@ int xomp_env_word(const char *value, const char *const *words, int nwords);
 const char *xomp_dlb_name(enum xomp_dlb dlb);
 /* "plain" or "ilan". */
 const char *xomp_taskloop_mode_name(enum xomp_taskloop_mode mode);
+/* "off", "record", "stows", "stuws" or "relws". */
+const char *xomp_replay_auto_name(enum xomp_replay_auto mode);
 /* "off", "counters" or "events". */
 const char *xomp_profile_mode_name(enum xomp_profile_mode mode);
 

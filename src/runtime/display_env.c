@@ -128,6 +128,9 @@ void xomp_display_env(bool verbose)
               "threads are bound, one per place)'\n", f);
     fprintf(f, "  XOMP_HOME_LAPSE_MS = '%llu'\n",
             (unsigned long long)(c->home_lapse_ns / 1000000));
+    fprintf(f, "  XOMP_REPLAY = '%s'\n", xomp_replay_auto_name(c->replay));
+    fprintf(f, "  XOMP_REPLAY_PRUNE = '%u'\n", c->replay_prune);
+    fprintf(f, "  XOMP_REPLAY_PRUNE_RUNS = '%u'\n", c->replay_prune_runs);
     fprintf(f, "  XOMP_PROFILE = '%s'\n", xomp_profile_mode_name(c->profile));
     if (verbose) {
         char dir[4096];

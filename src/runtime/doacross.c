@@ -20,6 +20,13 @@
  * waiter sees compares at most as large as the later one, so it can wait
  * too long but never too little.
  *
+ * Per iteration (doacross_per_iteration): one bit per iteration of the
+ * whole space, set (release) when the iteration posts, which a waiter
+ * reads (acquire).  For a compiler (clang) whose dimensions are not
+ * those of the loop it shares out -- collapsed dimensions, bounds given
+ * one past the last value -- so that no unit can be derived from them;
+ * it costs a bit per iteration, as LLVM libomp's doacross does.
+ *
  * The progress words of a loop are one allocation (with the `mem` buffer),
  * freed with the work-share slot when its last member leaves (ws.c).
  */
@@ -41,6 +48,7 @@
 struct xomp_doacross {
     unsigned ndims;
     bool linear;       /* positions are linear numbers: one word per unit */
+    bool per_iteration; /* a bit per iteration (see the top) */
     uint32_t sched;
     uint64_t chunk;
     uint64_t nthreads;
@@ -107,7 +115,7 @@ static size_t round_up64(size_t n)
 }
 
 void xomp_doacross_create(struct xomp_ws *ws, unsigned ndims, const uint64_t *dims, bool want_mem,
-                          size_t mem_size)
+                          size_t mem_size, bool per_iteration)
 {
     bool empty = ws->nthreads == 1 || ndims == 0;
     for (unsigned i = 0; i < ndims; i++)
@@ -119,16 +127,27 @@ void xomp_doacross_create(struct xomp_ws *ws, unsigned ndims, const uint64_t *di
     }
 
     uint64_t units;
-    if (ws->sched == XOMP_SCHED_DYNAMIC)
-        units = ws->count / ws->chunk + (ws->count % ws->chunk != 0);
-    else if (ws->sched == XOMP_SCHED_GUIDED)
-        units = ws->count;
-    else
-        units = ws->nthreads;
     uint64_t weights_tmp[ndims];
     bool linear = set_weights(weights_tmp, dims, ndims);
     size_t words = linear ? 1 : ndims;
-    size_t stride = units <= PADDED_UNITS_MAX ? round_up64(words * 8) / 8 : words;
+    size_t stride;
+    if (per_iteration) {
+        uint64_t total = dims[0] * weights_tmp[0];
+        if (!linear)
+            xomp_fatal("doacross loop of more than 2^64 iterations");
+        /* Bits, packed: a "unit" is one word of 64 iterations. */
+        units = total / 64 + 1;
+        words = 1;
+        stride = 1;
+    } else {
+        if (ws->sched == XOMP_SCHED_DYNAMIC)
+            units = ws->count / ws->chunk + (ws->count % ws->chunk != 0);
+        else if (ws->sched == XOMP_SCHED_GUIDED)
+            units = ws->count;
+        else
+            units = ws->nthreads;
+        stride = units <= PADDED_UNITS_MAX ? round_up64(words * 8) / 8 : words;
+    }
 
     size_t header = round_up64(sizeof(struct xomp_doacross) + 2 * ndims * sizeof(uint64_t));
     size_t progress_bytes, total;
@@ -143,6 +162,7 @@ void xomp_doacross_create(struct xomp_ws *ws, unsigned ndims, const uint64_t *di
     memset(d, 0, total);
     d->ndims = ndims;
     d->linear = linear;
+    d->per_iteration = per_iteration;
     d->sched = ws->sched;
     d->chunk = ws->chunk;
     d->nthreads = ws->nthreads;
@@ -186,6 +206,15 @@ void xomp_doacross_post(const uint64_t *iter)
         atomic_thread_fence(memory_order_seq_cst); /* the construct's flush */
         return;
     }
+    if (d->per_iteration) {
+        uint64_t pos = linear_position(d, iter);
+        /* release: pairs with the acquire in reached(): the waiter sees
+         * what the iteration wrote. */
+        atomic_fetch_or_explicit(&d->progress[pos / 64], UINT64_C(1) << (pos % 64),
+                                 memory_order_release);
+        xomp_ws_wake(thr->team, &d->sleepers, pos);
+        return;
+    }
     uint64_t unit = unit_of(d, iter[0]);
     _Atomic uint64_t *word = d->progress + unit * d->stride;
     if (d->linear) {
@@ -211,6 +240,9 @@ struct sink {
 static bool reached(const void *arg)
 {
     const struct sink *s = arg;
+    if (s->d->per_iteration)
+        /* acquire: pairs with the release RMW in xomp_doacross_post. */
+        return (atomic_load_explicit(s->word, memory_order_acquire) >> (s->position % 64)) & 1;
     if (s->d->linear)
         /* acquire: pairs with the release store in xomp_doacross_post. */
         return atomic_load_explicit(s->word, memory_order_acquire) > s->position;
@@ -231,6 +263,12 @@ void xomp_doacross_wait(const uint64_t *iter)
     /* A sink outside the iteration space depends on nothing. */
     if (!d || !in_space(d, iter)) {
         atomic_thread_fence(memory_order_seq_cst); /* the construct's flush */
+        return;
+    }
+    if (d->per_iteration) {
+        uint64_t pos = linear_position(d, iter);
+        struct sink s = {d, d->progress + pos / 64, iter, pos};
+        xomp_ws_wait(thr, &thr->worker->loop, &d->sleepers, pos, reached, &s);
         return;
     }
     uint64_t unit = unit_of(d, iter[0]);

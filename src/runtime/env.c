@@ -83,6 +83,10 @@ static void env_bool(const char *name, bool *var)
 static const char *const dlb_names[] = {[XOMP_DLB_WS] = "ws"};
 static const char *const taskloop_mode_names[] = {[XOMP_TASKLOOP_PLAIN] = "plain",
                                                   [XOMP_TASKLOOP_ILAN] = "ilan"};
+static const char *const replay_auto_names[] = {
+    [XOMP_REPLAY_AUTO_OFF] = "off",     [XOMP_REPLAY_AUTO_RECORD] = "record",
+    [XOMP_REPLAY_AUTO_STOWS] = "stows", [XOMP_REPLAY_AUTO_STUWS] = "stuws",
+    [XOMP_REPLAY_AUTO_RELWS] = "relws"};
 static const char *const profile_mode_names[] = {[XOMP_PROFILE_OFF] = "off",
                                                  [XOMP_PROFILE_COUNTERS] = "counters",
                                                  [XOMP_PROFILE_EVENTS] = "events"};
@@ -567,6 +571,21 @@ static void env_taskloop(void)
     }
 }
 
+/* Steal-tree record and replay: XOMP_REPLAY, XOMP_REPLAY_PRUNE,
+ * XOMP_REPLAY_PRUNE_RUNS (src/locality/replay.h). */
+static void env_replay(void)
+{
+    int mode = (int)xomp_cfg.replay;
+    env_choice("XOMP_REPLAY", replay_auto_names, XOMP_REPLAY_AUTO_RELWS + 1, &mode);
+    xomp_cfg.replay = (enum xomp_replay_auto)mode;
+    unsigned long x = xomp_cfg.replay_prune;
+    if (env_uint("XOMP_REPLAY_PRUNE", 0, 100, &x, ""))
+        xomp_cfg.replay_prune = (unsigned)x;
+    x = xomp_cfg.replay_prune_runs;
+    if (env_uint("XOMP_REPLAY_PRUNE_RUNS", 0, UINT32_MAX, &x, ""))
+        xomp_cfg.replay_prune_runs = (unsigned)x;
+}
+
 /* The profiler's switches (src/prof/README.md). */
 static void env_profile(void)
 {
@@ -624,6 +643,9 @@ void xomp_config_init(void)
     c->taskloop = XOMP_TASKLOOP_PLAIN;
     c->ilan_mold = true;
     c->ilan_strict = 1.0 / 3.0; /* the seed's first third */
+    c->replay = XOMP_REPLAY_AUTO_OFF;
+    c->replay_prune = 85;      /* the seed keeps the top 15% of the steal points */
+    c->replay_prune_runs = 5;  /* ... in its first 5 replays */
 
     env_num_threads();
     env_proc_bind();
@@ -674,6 +696,7 @@ void xomp_config_init(void)
 
     env_xomp();
     env_taskloop();
+    env_replay();
     env_profile();
     /* Recording events makes every task take the general paths, where the
      * event sites are: the fast paths then carry no profiler test.  An OMPT
@@ -722,6 +745,13 @@ const char *xomp_taskloop_mode_name(enum xomp_taskloop_mode mode)
 {
     return (unsigned)mode < sizeof taskloop_mode_names / sizeof taskloop_mode_names[0]
                ? taskloop_mode_names[mode]
+               : "?";
+}
+
+const char *xomp_replay_auto_name(enum xomp_replay_auto mode)
+{
+    return (unsigned)mode < sizeof replay_auto_names / sizeof replay_auto_names[0]
+               ? replay_auto_names[mode]
                : "?";
 }
 

@@ -358,7 +358,8 @@ static void ws_init(struct xomp_ws *ws, const struct xomp_loop_args *a, unsigned
     atomic_store_explicit(&ws->ordered_sleepers, 0, memory_order_relaxed);
     size_t mem_size = a->mem ? (size_t)(uintptr_t)*a->mem : 0;
     if (a->ndims)
-        xomp_doacross_create(ws, a->ndims, a->dims, a->mem != NULL, mem_size);
+        xomp_doacross_create(ws, a->ndims, a->dims, a->mem != NULL, mem_size,
+                             a->doacross_per_iteration);
     else if (a->mem)
         ws->mem = xomp_loop_zeroed_mem(ws, mem_size);
 }

@@ -81,6 +81,10 @@ struct xomp_loop_args {
     bool ordered;            /* loop with an `ordered` clause */
     unsigned ndims;          /* ordered(n) (doacross): dimensions, else 0 */
     const uint64_t *dims;    /* ... and iterations of each */
+    /* Doacross progress kept per iteration, not per unit of the loop's
+     * schedule: for a compiler whose dimension 0 is not the loop's own
+     * iteration space (doacross.c). */
+    bool doacross_per_iteration;
     void **mem;              /* in: size in bytes (as a pointer); out: a
                                 zeroed buffer shared by the team; or NULL */
     uintptr_t *reductions;   /* reduction(task, ...): GCC's descriptor, or NULL */
@@ -146,9 +150,10 @@ void xomp_ordered_took(struct xomp_ws_member *m, uint64_t lo, uint64_t hi);
 void xomp_ordered_pass(struct xomp_thread *thr, struct xomp_ws_member *m, struct xomp_ws *ws);
 
 /* doacross.c: the first member sets up the progress words of an ordered(n)
- * loop and the `mem` buffer of `mem_size` bytes (want_mem). */
+ * loop and the `mem` buffer of `mem_size` bytes (want_mem); per_iteration:
+ * one bit per iteration instead of a word per unit. */
 void xomp_doacross_create(struct xomp_ws *ws, unsigned ndims, const uint64_t *dims, bool want_mem,
-                          size_t mem_size);
+                          size_t mem_size, bool per_iteration);
 /* loop.c: a zeroed buffer for `mem`, inline in the slot when small. */
 void *xomp_loop_zeroed_mem(struct xomp_ws *ws, size_t size);
 

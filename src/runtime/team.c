@@ -10,6 +10,7 @@
 #include "team.h"
 
 #include "../locality/ilan.h"
+#include "../locality/replay.h"
 #include "../sched/sched.h"
 #include "../task/depend.h"
 #include "../task/task_core.h"
@@ -277,6 +278,7 @@ void xomp_team_destroy(struct xomp_team *team)
         xomp_task_free(&self->cache, w->implicit_task);
     }
     xomp_sched_team_destroy(team);
+    xomp_replay_team_destroy(team);
     for (unsigned i = 0; i < XOMP_WS_SLOTS; i++)
         xomp_steal_free(&team->ws[i]);
     free(team->workers);
@@ -362,6 +364,8 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
     __atomic_store_n(&implicit->taskgroup, team->implicit_taskgroup, __ATOMIC_RELEASE);
     /* Our deque is empty (the last region's barrier ran every task). */
     xomp_sched_mark(implicit, w);
+    if (__builtin_expect(team->replay_region, 0))
+        xomp_replay_member_begin(thr, w, implicit);
     thr->team = team;
     thr->worker = w;
     thr->team_id = id;
@@ -430,6 +434,8 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
               xomp_ompt_implicit_begin(thr, team, id));
     team->fn(team->data);
     XOMP_PROF_END(thr, XOMP_EV_IMPLICIT);
+    if (__builtin_expect(team->replay_region, 0))
+        xomp_replay_member_end(thr, thr->worker);
     xomp_barrier_wait_region_end(thr);
     XOMP_HOOK(xomp_ompt_implicit_end(thr, team, id));
     xomp_prof_region_end(thr, team->master, team->region);
@@ -496,6 +502,9 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     xomp_sched_plan(team); /* NUMA map, after the places are planned */
     if (xomp_cfg.taskloop == XOMP_TASKLOOP_ILAN)
         xomp_ilan_plan(team); /* its units, from the map */
+    /* A recorded region (src/locality/replay.h)?  Before the members
+     * start: they read it in member_begin. */
+    team->replay_region = xomp_replay_wanted(thr) && xomp_replay_region_begin(thr, team);
 
     /* Barrier: tickets continue from the master's (the largest); every
      * member's task counters start from zero (member_begin). */
@@ -532,9 +541,13 @@ void xomp_parallel_end(void)
     if (!team || thr->team_id != 0 || team->master != thr)
         xomp_fatal("GOMP_parallel_end called outside the master of a parallel region");
     XOMP_PROF_END(thr, XOMP_EV_IMPLICIT);
+    if (__builtin_expect(team->replay_region, 0))
+        xomp_replay_member_end(thr, thr->worker);
     xomp_barrier_wait_region_end(thr);
     XOMP_HOOK(xomp_ompt_implicit_end(thr, team, 0));
     uint64_t region = team->region;
+    if (__builtin_expect(team->replay_region, 0))
+        xomp_replay_region_end(thr, team); /* every task of the region completed */
 
     unsigned n = team->nthreads;
     thr->task = team->saved_task;

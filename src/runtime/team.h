@@ -30,6 +30,7 @@
 
 struct xomp_thread;
 struct xomp_team;
+struct xomp_replay_ctx;
 
 /* Members a member launches when a region starts (the fork tree): teams
  * of up to 9 are launched by the master alone, as before there was a
@@ -114,6 +115,9 @@ struct xomp_team {
     struct xomp_team *parent;   /* team of the master when it encountered us */
     unsigned parent_id;         /* master's id in the parent team */
     struct xomp_task *parent_task;
+    /* The region is recorded (src/locality/replay.h); set by the master
+     * before it launches the members. */
+    bool replay_region;
     void (*fn)(void *);
     void *data;
     uint64_t region;            /* regions run by this team object */
@@ -142,6 +146,15 @@ struct xomp_team {
     /* The member watching tasks refused for their homes, + 1; 0: none
      * (sched/watch.h).  Its own line: read at homed publications. */
     _Alignas(64) _Atomic uint32_t home_watcher;
+    /* The home of the tasks without one in the members' deques, for
+     * thieves (sched/home.h), or 0.  Same line: read by thieves only. */
+    _Atomic uintptr_t deque_home;
+    /* The recorded region (parallel region or taskgroup) of the team, if
+     * any: its record and replay state (src/locality/replay.h).  Made on
+     * first use (a CAS: members may open taskgroups at once), kept until
+     * the team is destroyed; read relaxed by the region's members (its
+     * tasks' pushes publish it). */
+    _Atomic(struct xomp_replay_ctx *) replay;
     enum xomp_barrier_kind barrier_kind;
     struct xomp_thread *master;
     unsigned reserved;          /* keeps_threads: workers 1..reserved own a thread */
@@ -154,6 +167,9 @@ struct xomp_team {
     /* The members a member launches when it starts (the fork tree): those
      * of ids fork_arity * id + 1 ... + fork_arity. */
     unsigned fork_arity;
+    /* single copyprivate of the LLVM ABI: the data of the member that ran
+     * the single, published between two barriers (abi/kmp_sync.c). */
+    void *copyprivate;
     struct xomp_ompt_region ompt; /* OMPT: the region's data, codeptr, flags */
     /* Affinity plan of the region (topo/binding.c), per member. */
     bool binding;

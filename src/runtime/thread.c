@@ -36,6 +36,7 @@ static unsigned pool_created;            /* pool threads created (under pool_loc
 static struct xomp_thread *free_states;
 /* Its destructor runs when a thread of the program that has a state exits. */
 static pthread_key_t exit_key;
+static int threads_made;                 /* thread states made (under pool_lock) */
 
 void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsigned id);
 
@@ -87,6 +88,7 @@ static struct xomp_thread *thread_new(void)
     state_start(t);
     xomp_prof_thread_init(t);
     pthread_mutex_lock(&pool_lock);
+    t->gtid = threads_made++;
     t->all_next = all_threads;
     all_threads = t;
     pthread_mutex_unlock(&pool_lock);
@@ -204,6 +206,25 @@ static void *pool_thread_main(void *arg)
     return NULL;
 }
 
+/* Stack size of the pool threads created from now on: OMP_STACKSIZE, or
+ * what the program set since (kmp_set_stacksize_s).  A lone value:
+ * relaxed. */
+static _Atomic size_t pool_stacksize;
+static _Atomic bool pool_stacksize_set;
+
+void xomp_set_pool_stacksize(size_t bytes)
+{
+    atomic_store_explicit(&pool_stacksize, bytes, memory_order_relaxed);
+    atomic_store_explicit(&pool_stacksize_set, true, memory_order_relaxed);
+}
+
+size_t xomp_pool_stacksize(void)
+{
+    return atomic_load_explicit(&pool_stacksize_set, memory_order_relaxed)
+               ? atomic_load_explicit(&pool_stacksize, memory_order_relaxed)
+               : xomp_cfg.stacksize;
+}
+
 static struct xomp_thread *pool_thread_create(void)
 {
     struct xomp_thread *t = thread_new();
@@ -211,13 +232,17 @@ static struct xomp_thread *pool_thread_create(void)
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (xomp_cfg.stacksize) {
-        int err = pthread_attr_setstacksize(&attr, xomp_cfg.stacksize);
+    size_t stacksize = xomp_pool_stacksize();
+    if (stacksize) {
+        int err = pthread_attr_setstacksize(&attr, stacksize);
         if (err) {
             static _Atomic bool warned;
             if (!atomic_exchange_explicit(&warned, true, memory_order_relaxed))
-                xomp_warn("OMP_STACKSIZE=%zu bytes refused by the system (%s); using the default",
-                          xomp_cfg.stacksize, strerror(err));
+                xomp_warn("%s=%zu bytes refused by the system (%s); using the default",
+                          atomic_load_explicit(&pool_stacksize_set, memory_order_relaxed)
+                              ? "kmp_set_stacksize"
+                              : "OMP_STACKSIZE",
+                          stacksize, strerror(err));
         }
     }
     int err = pthread_create(&t->handle, &attr, pool_thread_main, t);

@@ -23,6 +23,8 @@
 
 #define XOMP_HOT_LEVELS 4
 
+struct xomp_replay_thread;
+
 struct xomp_thread {
     /* ---- hot, owner-only ---- */
     struct xomp_task *task;     /* task being executed */
@@ -64,6 +66,11 @@ struct xomp_thread {
     bool dock_crowded;
 
     /* ---- identity and bookkeeping (rarely touched) ---- */
+    /* Creation number, 0 for the initial thread: the "global thread
+     * number" of the LLVM ABI (abi/kmp.h), never reused. */
+    int gtid;
+    /* State of the LLVM ABI's translation (abi/kmp.h), made on first use. */
+    struct xomp_kmp_thread *kmp;
     bool is_pool_thread;
     pthread_t handle;
     struct xomp_thread *pool_next;  /* idle list link (pool.c) */
@@ -77,6 +84,9 @@ struct xomp_thread {
     /* Contention group when not inside any team: initial_cgroup, or that
      * of the host target region it runs (runtime/target.c). */
     struct xomp_cgroup *cgroup;
+    /* Steal-tree record and replay requests and results of this thread
+     * (src/locality/replay.h); NULL until it uses them. */
+    struct xomp_replay_thread *replay;
     /* Its own group, as an initial thread; its busy count is changed by
      * the masters of nested teams too (own line). */
     _Alignas(64) struct xomp_cgroup initial_cgroup;
@@ -110,6 +120,11 @@ void xomp_pool_exit_idle(void (*hook)(struct xomp_thread *));
  * thread, the launcher). */
 void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id,
                         struct xomp_thread *by);
+
+/* Stack size of the pool threads created from now on (0: the system's
+ * default): OMP_STACKSIZE until changed. */
+size_t xomp_pool_stacksize(void);
+void xomp_set_pool_stacksize(size_t bytes);
 
 /* Call fn on every thread state (statistics, diagnostics). */
 void xomp_threads_foreach(void (*fn)(struct xomp_thread *, void *), void *arg);

@@ -138,3 +138,15 @@ void xomp_ws_share_task_reductions(struct xomp_thread *thr, struct xomp_ws *ws, 
         xomp_fatal("members of a team disagree on a worksharing construct's task reductions");
     xomp_workshare_reduction_start(thr, reductions, ws->task_reductions);
 }
+
+bool xomp_ws_single(struct xomp_thread *thr)
+{
+    if (!thr->team)
+        return true;
+    bool first;
+    struct xomp_ws *ws = xomp_ws_enter(thr, &first);
+    if (first)
+        xomp_ws_publish(thr, ws);
+    xomp_ws_leave(thr, ws);
+    return first;
+}

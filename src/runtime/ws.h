@@ -150,6 +150,10 @@ struct xomp_ws *xomp_ws_join_prepared(struct xomp_thread *thr);
 void xomp_ws_share_task_reductions(struct xomp_thread *thr, struct xomp_ws *ws, bool first,
                                    uintptr_t *reductions);
 
+/* The single construct (without copyprivate): true for the one member
+ * that executes it, the first to arrive; always true outside a team. */
+bool xomp_ws_single(struct xomp_thread *thr);
+
 /* Master, at region start: every slot free for its first construct. */
 void xomp_ws_reset(struct xomp_team *team);
 

@@ -61,11 +61,14 @@ struct tree_ctx {
     uint64_t ticket;                  /* wave this member works on */
     bool reported;                    /* its report for `ticket` is out */
     /* Root only: a wave failed without any counter moving since the one
-     * before (detachable tasks waiting for their events): the next wave
-     * waits until something changes instead of spinning. */
+     * before (detachable tasks waiting for their events, tasks refused for
+     * their homes waiting for the watcher's lapse): the next wave waits
+     * until something changes instead of spinning. */
     bool backoff;
     uint64_t detached_seen;
     uint64_t own_spawned, own_finished;
+    uint64_t moved_seen; /* the members' `moved` words, summed, when the
+                            current wave started */
 };
 
 static bool children_reported(const struct tree_ctx *c)
@@ -142,13 +145,40 @@ static bool go_changed(const struct tree_ctx *c)
     return t > c->ticket || (t == c->ticket && (g & XOMP_BAR_RELEASE));
 }
 
+/* The members' counts of tasks run after their report (root). */
+static uint64_t members_moved(const struct tree_ctx *c)
+{
+    uint64_t sum = 0;
+    for (unsigned m = 1; m < c->team->nthreads; m++)
+        /* acquire: pairs with the release store in note_moved. */
+        sum += atomic_load_explicit(&c->team->workers[m].bar.moved, memory_order_acquire);
+    return sum;
+}
+
 /* Root in backoff: has anything happened that a new wave could see? */
 static bool backoff_over(const struct tree_ctx *c)
 {
     /* acquire: pairs with the seq_cst increment in task_complete. */
     return atomic_load_explicit(&c->team->bar.detached_finished, memory_order_acquire) !=
                c->detached_seen ||
-           c->w->spawned != c->own_spawned || c->w->finished != c->own_finished;
+           c->w->spawned != c->own_spawned || c->w->finished != c->own_finished ||
+           members_moved(c) != c->moved_seen;
+}
+
+/* A member ran a task after it reported for the current wave: the root,
+ * if it backs off, must start another wave (with homes, every member can
+ * be idle while tasks wait for the watcher's lapse; after the lapse,
+ * members run them without the root's own counters moving).  The store
+ * and the wake follow the report's pattern: the root's sleep recheck sees
+ * the store, or we see it sleeping.  (The pair barrier needs none of
+ * this: there each member backs off on its own counters.) */
+static void note_moved(const struct tree_ctx *c)
+{
+    struct xomp_bar_node *b = &c->w->bar;
+    /* release: pairs with members_moved (relaxed load: our own word). */
+    atomic_store_explicit(&b->moved, atomic_load_explicit(&b->moved, memory_order_relaxed) + 1,
+                          memory_order_release);
+    xomp_wake_task_waiter(&c->team->workers[0].thread->waker);
 }
 
 static bool tree_recheck(void *arg)
@@ -213,6 +243,8 @@ static uint64_t tree_wait(struct xomp_thread *thr)
         idle.partner = &team->workers[w->id ? (w->id - 1) / k : 1].thread->waker;
     for (;;) {
         if (xomp_task_run_one(thr, &barrier_any)) {
+            if (c.reported && w->id != 0)
+                note_moved(&c);
             xomp_idle_reset(&idle);
             continue;
         }
@@ -224,6 +256,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
             }
             c.backoff = false; /* something moved: run the next wave */
             c.ticket++;
+            c.moved_seen = members_moved(&c);
             send_go(&c, c.ticket << XOMP_BAR_TICKET_SHIFT);
             c.reported = false;
             xomp_idle_reset(&idle);
@@ -260,10 +293,14 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                     xomp_idle_end(&idle);
                     return flags;
                 }
+                /* A member that ran a task after its report moved too: its
+                 * counts are not in this wave's sums. */
+                if (verdict == WAVE_STILL && members_moved(&c) != c.moved_seen)
+                    verdict = WAVE_NEXT;
                 if (verdict == WAVE_STILL) {
                     /* Everybody is idle and nothing moved: tasks wait for
-                     * events (detach).  Start the next wave once something
-                     * happens. */
+                     * events (detach, a watcher's lapse).  Start the next
+                     * wave once something happens. */
                     c.backoff = true;
                     c.detached_seen = detached;
                     c.own_spawned = w->spawned;
@@ -273,6 +310,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                     continue;
                 }
                 c.ticket++;
+                c.moved_seen = members_moved(&c);
                 send_go(&c, c.ticket << XOMP_BAR_TICKET_SHIFT);
             } else {
                 w->bar.rep[c.ticket & 1].spawned = spawned;

@@ -48,6 +48,9 @@ struct xomp_bar_node {
     struct {
         uint64_t spawned, finished, cancel_flags;
     } rep[2];
+    /* Written only by this node (tree barrier): tasks it ran after
+     * reporting for a wave, read by a root that backs off.  Monotonic. */
+    _Atomic uint64_t moved;
 };
 
 /* The ticket of a report or go cell value. */

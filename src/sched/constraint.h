@@ -51,18 +51,45 @@ struct xomp_taker {
      * the watcher watches for the whole team, README "Homes and
      * progress"). */
     bool refused_home;
+    /* The team's deque home word (home.h: applies to a task without a
+     * home that sits in another member's deque), or 0; the stealing code
+     * fills it in (steal.c). */
+    uintptr_t deque_home;
 };
 
-/* May the taker start task x: does x's home admit it, and may it run x
- * under its wait?  As xomp_sched_may_run, exact for a task that stays
- * queued during the call. */
-static inline bool xomp_sched_may_take(const struct xomp_task *x, struct xomp_taker *tk)
+/* May the taker start task x, whose home word is `word`: does the home
+ * admit it (and is it x's turn, for an ordered home), and may it run x
+ * under its wait?  Exact for a task that stays queued during the call, as
+ * xomp_sched_may_run. */
+static inline bool xomp_sched_may_take_homed(const struct xomp_task *x, uintptr_t word,
+                                             struct xomp_taker *tk)
 {
-    if (!xomp_home_admits(xomp_task_home_word(x), tk->node, tk->member)) {
+    if (!xomp_home_admits(word, tk->node, tk->member) ||
+        !xomp_home_order_admits(x, word, tk->member, tk->w->constraint != NULL)) {
         tk->refused_home = true;
         return false;
     }
     return xomp_sched_may_run(x, tk->w);
+}
+
+/* A task of a pool or an inbox: its own home applies. */
+static inline bool xomp_sched_may_take(const struct xomp_task *x, struct xomp_taker *tk)
+{
+    return xomp_sched_may_take_homed(x, xomp_task_home_word(x), tk);
+}
+
+/* The home word that applies to task x in another member's deque. */
+static inline uintptr_t xomp_sched_deque_home_word(const struct xomp_task *x,
+                                                   const struct xomp_taker *tk)
+{
+    uintptr_t word = xomp_task_home_word(x);
+    return word ? word : tk->deque_home;
+}
+
+/* A task in another member's deque: its home, or the team's deque home. */
+static inline bool xomp_sched_may_steal(const struct xomp_task *x, struct xomp_taker *tk)
+{
+    return xomp_sched_may_take_homed(x, xomp_sched_deque_home_word(x, tk), tk);
 }
 
 #endif

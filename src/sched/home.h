@@ -36,9 +36,24 @@
  * owner may reuse it for later tasks once no task that points to it is
  * queued (then `lapsed` and `scope` may be rewritten).
  *
+ * Ordered homes: a member home may also say in which order its own member
+ * takes its tasks (struct xomp_home_order): the task's home_info is its
+ * position, and the member takes position k only once every position below
+ * k is done (taken, or known never to come), unless it is in a wait under
+ * the tied-task constraint (then in any order).  Others are admitted as the
+ * home says; a lapsed home admits everybody in any order, so the watcher's
+ * argument covers an order that never fills.
+ *
+ * A home applies to the tasks that carry it.  A team may also name one home
+ * for the tasks without one that sit in another member's deque
+ * (team->deque_home): a thief then steals such a task only if that home
+ * admits it; the deque's owner pops it as always.
+ *
  * Who uses it: the ILAN taskloop scheduler (src/locality/ilan.c) homes each
- * task on a NUMA node (or, on a machine of one node, a member); a replay of
- * a recorded steal tree can home a task on the member that ran it.
+ * task on a NUMA node (or, on a machine of one node, a member); the replay
+ * of a recorded steal tree (src/locality/replay.c) homes each donated task
+ * on the member that ran it last time (ordered under StOWS), and under a
+ * strict replay names a deque home that admits nobody (no stealing).
  */
 #ifndef XOMP_HOME_H
 #define XOMP_HOME_H
@@ -63,6 +78,29 @@ enum xomp_home_kind {
 #define XOMP_HOME_STRICT ((uintptr_t)1)
 
 struct xomp_home;
+
+/* A member home's order (see above).  Its fields change only between uses
+ * of the home (no task that carries it is queued then); readers load them
+ * relaxed: the push of a task with the home publishes them. */
+struct xomp_home_order {
+    /* Every position below `next` is done: a cache, stored by any reader
+     * that found more positions done (a smaller value stored late only
+     * makes the next reader scan again). */
+    _Atomic uint32_t next;
+    /* Positions 0 .. count-1 are gated; later ones come any time. */
+    _Atomic uint32_t count;
+    /* Bit k set: position k is done.  Set with a relaxed RMW (a reader
+     * that misses a bit refuses the task once more; the watcher's
+     * argument covers it).  The array is never freed while the process
+     * runs (stale task slots may lead a thief here). */
+    _Atomic(_Atomic uint64_t *) done;
+};
+
+/* Position `pos` of `o` is done (its task began, or it will never come). */
+void xomp_home_order_done(struct xomp_home_order *o, uint32_t pos);
+
+/* May the home's own member take the task at position `pos` now? */
+bool xomp_home_order_ready(struct xomp_home_order *o, uint32_t pos);
 
 /* Called by the member that ran a homed task, after its body and before
  * its completion (the task's home is still set): statistics of the home's
@@ -92,6 +130,9 @@ struct xomp_home {
     _Atomic uint64_t patience_ns;
     xomp_home_ran_fn ran;
     void *owner; /* the home's owner's context (for `ran`) */
+    /* A member home's order for its member, or NULL (any order).  Set
+     * once, when the home is made. */
+    struct xomp_home_order *order;
 };
 
 /* Does a member of node `node`, number `member`, pass home word `word`
@@ -111,6 +152,27 @@ static inline bool xomp_home_admits(uintptr_t word, unsigned node, unsigned memb
         return false;
     uint64_t scope = atomic_load_explicit(&h->scope, memory_order_relaxed);
     return scope == XOMP_HOME_SCOPE_ALL || (id < 64 && ((scope >> id) & 1));
+}
+
+/* Does home word `word` let member `member` take task t now, as far as the
+ * home's order goes (xomp_home_admits said yes)?  A member in a wait under
+ * the tied-task constraint (`constrained`) takes its tasks in any order:
+ * the task whose turn it is may be one it may not run there, and waiting
+ * for it would wait for the end of the very task it is suspended in. */
+static inline bool xomp_home_order_admits(const struct xomp_task *t, uintptr_t word,
+                                          unsigned member, bool constrained)
+{
+    const struct xomp_home *h = (const struct xomp_home *)(word & ~XOMP_HOME_STRICT);
+    if (__builtin_expect(!h || !h->order, 1) || h->kind != XOMP_HOME_MEMBER ||
+        h->id != member || constrained)
+        return true;
+    /* relaxed: see struct xomp_home. */
+    if (atomic_load_explicit(&h->lapsed, memory_order_relaxed))
+        return true;
+    /* relaxed: written before the task was queued (its push publishes
+     * it); a stale slot's value only matters if the caller's steal then
+     * succeeds, which proves the slot was not stale. */
+    return xomp_home_order_ready(h->order, __atomic_load_n(&t->home_info, __ATOMIC_RELAXED));
 }
 
 static inline uintptr_t xomp_task_home_word(const struct xomp_task *t)

@@ -141,7 +141,7 @@ struct xomp_task *xomp_sched_next(struct xomp_thread *thr, const struct xomp_sch
     struct xomp_team *team = thr->team;
     struct xomp_worker *me = thr->worker;
     struct xomp_task *t;
-    struct xomp_taker tk = {w, me->map.node, (uint16_t)me->id, false};
+    struct xomp_taker tk = {w, me->map.node, (uint16_t)me->id, false, 0};
     /* relaxed, both counts: hints (pools.h). */
     if (__builtin_expect(atomic_load_explicit(&team->pools.prio_count, memory_order_relaxed) != 0,
                          0) &&
@@ -174,7 +174,7 @@ bool xomp_sched_has_work(struct xomp_thread *thr, const struct xomp_sched_wait *
     int64_t bottom = atomic_load_explicit(&own->bottom, memory_order_relaxed);
     if (bottom > (top > w->floor ? top : w->floor))
         return true;
-    struct xomp_taker tk = {w, me->map.node, (uint16_t)me->id, false};
+    struct xomp_taker tk = {w, me->map.node, (uint16_t)me->id, false, 0};
     struct xomp_refusals r;
     xomp_refusals_init(&r);
     if (xomp_inbox_have(&me->inbox, &tk, &r, me->id) || xomp_pools_have(&team->pools, &tk, &r))

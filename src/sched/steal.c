@@ -99,7 +99,17 @@ static int choose_victim(struct xomp_team *team, struct xomp_worker *me)
 /* The deque's test on the task a thief is about to take (deque.h). */
 static bool may_take(struct xomp_task *t, const void *taker)
 {
-    return xomp_sched_may_take(t, (struct xomp_taker *)taker);
+    return xomp_sched_may_steal(t, (struct xomp_taker *)taker);
+}
+
+/* The team's deque home (home.h), for the steals that follow. */
+static void load_deque_home(struct xomp_team *team, struct xomp_taker *tk)
+{
+    /* relaxed: set by the team's master or a taskgroup's owner before
+     * it publishes the tasks it applies to (their push orders it); a
+     * stale value only admits or refuses one steal wrongly, which the
+     * watcher's argument covers (README, "Homes and progress"). */
+    tk->deque_home = atomic_load_explicit(&team->deque_home, memory_order_relaxed);
 }
 
 static void count_stolen(struct xomp_thread *thr, struct xomp_worker *me, unsigned victim,
@@ -174,6 +184,7 @@ struct xomp_task *xomp_steal(struct xomp_thread *thr, struct xomp_taker *tk, uns
     struct xomp_worker *me = thr->worker;
     if (team->nthreads < 2)
         return NULL;
+    load_deque_home(team, tk);
     int hint = me->steal_hint;
     if (hint >= 0 && (unsigned)hint < team->nthreads && (unsigned)hint != me->id) {
         struct xomp_task *t = steal_from(thr, tk, (unsigned)hint);
@@ -212,7 +223,7 @@ static bool uncover(struct xomp_thread *thr, struct xomp_taker *tk, unsigned v)
         if (r != XOMP_STEAL_TAKEN)
             continue;
         /* Ours now, so the check is exact. */
-        if (xomp_sched_may_take(t, tk)) {
+        if (xomp_sched_may_steal(t, tk)) {
             xomp_deque_push(&thr->worker->deque, t);
             count_stolen(thr, thr->worker, v, 1);
             return true;
@@ -236,6 +247,7 @@ bool xomp_steal_look_everywhere(struct xomp_thread *thr, struct xomp_taker *tk,
     struct xomp_worker *me = thr->worker;
     const struct xomp_sched_wait *w = tk->w;
     unsigned n = team->nthreads;
+    load_deque_home(team, tk);
     for (unsigned i = 1; i < n; i++) {
         unsigned v = (me->id + i) % n;
         struct xomp_worker *victim = &team->workers[v];
@@ -254,13 +266,13 @@ bool xomp_steal_look_everywhere(struct xomp_thread *thr, struct xomp_taker *tk,
         if (!t)
             continue;
         tk->refused_home = false;
-        if (xomp_sched_may_take(t, tk)) {
+        if (xomp_sched_may_steal(t, tk)) {
             me->steal_hint = (int)v; /* on top: the next steal takes it */
             return true;
         }
         if (tk->refused_home && r)
             xomp_refusals_note(r, v, deque_state(top, bottom),
-                               xomp_home_of(xomp_task_home_word(t)));
+                               xomp_home_of(xomp_sched_deque_home_word(t, tk)));
         if (!w->constraint)
             continue; /* only the top can be stolen */
         /* Constrained: is there a task we may take beneath?  Uncover it. */
@@ -269,7 +281,7 @@ bool xomp_steal_look_everywhere(struct xomp_thread *thr, struct xomp_taker *tk,
             struct xomp_task *x = xomp_deque_peek(d, k, &t2, &b2);
             if (!x)
                 break;
-            if (!xomp_sched_may_take(x, tk))
+            if (!xomp_sched_may_steal(x, tk))
                 continue;
             if (uncover(thr, tk, v))
                 return true;

@@ -9,6 +9,7 @@
 #ifndef XOMP_SPAWN_FAST_H
 #define XOMP_SPAWN_FAST_H
 
+#include "../locality/replay.h"
 #include "../runtime/thread.h"
 #include "../sched/notify.h"
 #include "../sched/sched.h"
@@ -134,33 +135,31 @@ static inline bool xomp_task_args_usual(void (*cpyfn)(void *, void *), size_t ar
 }
 
 /* Does the thread allow the fast path?  It must be in a team, below the
- * depth bound, not in a final task, and tasks must be plain (config.h). */
+ * depth bound, not in a final task nor one whose children the replay of a
+ * steal tree looks at, and tasks must be plain (config.h). */
 static inline bool xomp_task_thread_usual(const struct xomp_thread *thr)
 {
-    return __builtin_expect(thr->team && !(thr->task->flags & XOMP_TASK_FINAL) &&
+    return __builtin_expect(thr->team &&
+                                !(thr->task->flags & (XOMP_TASK_FINAL | XOMP_TASK_RP_LOOK)) &&
                                 thr->depth < xomp_cfg.max_depth && xomp_cfg.plain_tasks,
                             1);
 }
 
-/* Create and place a task on the fast path, in a block `t` the caller took
- * from the head of the thread's small-block cache (both tests above held).
+/* Place a task on the fast path: block `t`, already taken from the
+ * thread's small-block cache, holds its arguments at `args` (both tests
+ * above held: the replay of a steal tree need not look at it, replay.h).
  * Every call left on this path is in tail position, so that the caller
  * needs no stack frame in the common case. */
-static inline void xomp_task_spawn_fast(struct xomp_thread *thr, struct xomp_task *t,
-                                        void (*fn)(void *), void *data, size_t arg_size,
-                                        unsigned flags)
+static inline void xomp_task_publish_fast(struct xomp_thread *thr, struct xomp_task *t,
+                                          void (*fn)(void *), void *args, unsigned flags)
 {
     struct xomp_task *parent = thr->task;
     struct xomp_team *team = thr->team;
     struct xomp_worker *me = thr->worker;
-    thr->cache.free[0] = t->next;
-    thr->cache.count[0]--;
-    void *args = (char *)t + XOMP_TASK_ARGS_OFFSET;
-    xomp_copy_words(args, data, arg_size);
     xomp_task_init(t, team, parent, fn, args, flags, 0);
     t->creator = (uint16_t)me->id;
     /* xomp_task_count_child for plain tasks. */
-    parent->created_children++;
+    xomp_replay_spawn_init(parent, t, ++parent->created_children);
     thr->stats.tasks_created++;
     if (parent->taskgroup) /* t's taskgroup */
         /* relaxed: as in xomp_task_count_child. */
@@ -179,6 +178,20 @@ static inline void xomp_task_spawn_fast(struct xomp_thread *thr, struct xomp_tas
         return;
     }
     xomp_task_submit(thr, t);
+}
+
+/* Create and place a task on the fast path, in a block `t` the caller took
+ * from the head of the thread's small-block cache (both tests above held):
+ * take it off the list, copy the arguments in, publish it. */
+static inline void xomp_task_spawn_fast(struct xomp_thread *thr, struct xomp_task *t,
+                                        void (*fn)(void *), void *data, size_t arg_size,
+                                        unsigned flags)
+{
+    thr->cache.free[0] = t->next;
+    thr->cache.count[0]--;
+    void *args = (char *)t + XOMP_TASK_ARGS_OFFSET;
+    xomp_copy_words(args, data, arg_size);
+    xomp_task_publish_fast(thr, t, fn, args, flags);
 }
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include "task_core.h"
 
+#include "../locality/replay.h"
 #include "../runtime/log.h"
 #include "../runtime/thread.h"
 #include "../sched/home.h"
@@ -47,6 +48,9 @@ void xomp_task_init_implicit(struct xomp_task *t, struct xomp_thread *owner,
     t->ndeps = 0;
     atomic_store_explicit(&t->npred, 0, memory_order_relaxed);
     atomic_store_explicit(&t->detach_pending, 0, memory_order_relaxed);
+    /* relaxed: as the other words walks read (replay.h). */
+    atomic_store_explicit(&t->rp_path, 0, memory_order_relaxed);
+    t->rp = 0;
 }
 
 /* ---- completion ---- */
@@ -70,6 +74,9 @@ static void task_release_self(struct xomp_thread *thr, struct xomp_task *t)
         task_free(thr, t);
         return;
     }
+    /* In a recorded region, before FINISHED shows (replay.h). */
+    if (__builtin_expect(t->rp != 0, 0))
+        xomp_replay_materialize(thr, t);
     /* acq_rel: acquire pairs with the remote children's RMWs (their last
      * accesses to t happened before); release orders our accesses before
      * the RMW of the child that will free t. */
@@ -88,6 +95,8 @@ static void task_notify(struct xomp_thread *thr, struct xomp_task *parent,
         /* Read the waiter before the decrement: once pending reaches 0 the
          * waiter may free tg. */
         struct xomp_thread *waiter = tg->owner;
+        if (__builtin_expect(tg->replay_scope, 0))
+            xomp_replay_count_done(thr, tg); /* before: the closer reads it after */
         /* seq_cst: publishes the completion (release) and orders it before
          * the load of waiter->sleeping (see xomp_wake_after_sc_rmw). */
         if (atomic_fetch_sub_explicit(&tg->pending, 1, memory_order_seq_cst) == 1)
@@ -198,6 +207,8 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     thr->stats.tasks_run++;
     if (thr->worker) {
         xomp_sched_count_run(&thr->stats, thr->worker, t->creator);
+        if (t->rp && (t->creator != thr->worker->id || (t->flags & XOMP_TASK_REPLAYED)))
+            xomp_replay_task_begin(thr, t);
         xomp_sched_mark(t, thr->worker);
     }
     t->owner = thr;
@@ -214,6 +225,10 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
               if (!discarded) ompt_saved = xomp_ompt_task_begin(thr, prev, t));
     if (!discarded)
         t->fn(t->data);
+    /* Its body made every child it will make (before a detached task's
+     * early return below). */
+    if (t->flags & XOMP_TASK_REPLAYED)
+        xomp_replay_task_end(thr, t);
     if (XOMP_HOOKS_ON()) {
         XOMP_PROF_TASK_END_HOOKED(thr);
         if (task_end_hooked(thr, t, prev, discarded, ompt_saved))
@@ -231,6 +246,17 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     task_complete(thr, t);
 }
 
+/* A task that did not run where it was created: which kind of member took
+ * it, and the record of a steal point (noinline: the cold side of
+ * task_execute_on). */
+static __attribute__((noinline)) void task_moved(struct xomp_thread *thr, struct xomp_worker *w,
+                                                 struct xomp_task *t)
+{
+    xomp_sched_count_run(&thr->stats, w, t->creator);
+    if (t->rp)
+        xomp_replay_task_begin(thr, t);
+}
+
 /* The common case: no dependences, no detach, no home, plain tasks (so no
  * events are recorded: task_execute_general records TASK).  The
  * completion steps are those of task_complete, with the usual outcome
@@ -242,14 +268,18 @@ static inline __attribute__((always_inline)) void task_execute_on(struct xomp_th
                                                                   struct xomp_task *prev,
                                                                   struct xomp_task *t)
 {
-    if (__builtin_expect((t->flags & (XOMP_TASK_DETACH | XOMP_TASK_HAS_DEPS | XOMP_TASK_HOMED)) ||
+    if (__builtin_expect((t->flags & (XOMP_TASK_DETACH | XOMP_TASK_HAS_DEPS | XOMP_TASK_HOMED |
+                                      XOMP_TASK_REPLAYED)) ||
                              !xomp_cfg.plain_tasks,
                          0)) {
         task_execute_general(thr, t);
         return;
     }
     thr->stats.tasks_run++;
-    xomp_sched_count_run(&thr->stats, w, t->creator);
+    if (__builtin_expect(t->creator == w->id, 1))
+        thr->stats.run_self++;
+    else
+        task_moved(thr, w, t);
     xomp_sched_mark(t, w);
     t->owner = thr;
     thr->task = t;
@@ -470,6 +500,8 @@ struct xomp_taskgroup *xomp_taskgroup_new(struct xomp_thread *thr)
     __atomic_store_n(&tg->prev, (struct xomp_taskgroup *)NULL, __ATOMIC_RELEASE);
     tg->workshare = false;
     tg->reductions = NULL;
+    tg->replay_scope = false;
+    tg->abi_reductions = NULL;
     tg->cache_next = NULL;
     return tg;
 }
@@ -508,8 +540,12 @@ void xomp_taskgroup_end(struct xomp_thread *thr, const void *codeptr)
     int ompt_saved = 0;
     XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_TASKGROUP, 0, 0);
               ompt_saved = xomp_ompt_sync_begin(thr, ompt_sync_region_taskgroup, codeptr));
+    if (__builtin_expect(tg->replay_scope, 0))
+        xomp_replay_taskgroup_waits(thr, tg);
     if (!taskgroup_done(tg))
         wait_until(thr, taskgroup_done, tg, tg);
+    if (__builtin_expect(tg->replay_scope, 0))
+        xomp_replay_taskgroup_end(thr, tg);
     XOMP_HOOK(XOMP_PROF_END_HOOKED(thr, XOMP_EV_TASKGROUP);
               xomp_ompt_sync_end(thr, ompt_sync_region_taskgroup, codeptr, ompt_saved));
     /* release: as in xomp_taskgroup_start. */
@@ -567,13 +603,14 @@ static bool detach_fulfilled(void *arg)
  * runs them now only when no earlier sibling is pending, see below) nor
  * for detachable ones (their creator would wait for the fulfilment).
  * noinline: the spawn fast path tail-calls it and stays frameless. */
-__attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t,
-                                                  void (*fn)(void *), void *data, unsigned flags)
+static inline __attribute__((always_inline)) void run_solo(struct xomp_thread *thr,
+                                                           struct xomp_task *t,
+                                                           void (*fn)(void *), void *data,
+                                                           unsigned flags)
 {
     struct xomp_task *parent = thr->task;
-    thr->cache.free[0] = t->next;
-    thr->cache.count[0]--;
     xomp_task_init(t, thr->team, parent, fn, data, flags, 0);
+    t->rp = 0; /* a team of one records nothing (replay.h) */
     t->flags |= XOMP_TASK_UNDEFERRED;
     t->owner = thr;
     t->creator = (uint16_t)thr->team_id;
@@ -590,6 +627,22 @@ __attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struc
         xomp_task_free(&thr->cache, t);
     else
         task_release_self(thr, t);
+}
+
+__attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t,
+                                                  void (*fn)(void *), void *data, unsigned flags)
+{
+    thr->cache.free[0] = t->next;
+    thr->cache.count[0]--;
+    run_solo(thr, t, fn, data, flags);
+}
+
+__attribute__((noinline)) void xomp_task_run_solo_prepared(struct xomp_thread *thr,
+                                                           struct xomp_task *t,
+                                                           void (*fn)(void *), void *data,
+                                                           unsigned flags)
+{
+    run_solo(thr, t, fn, data, flags);
 }
 
 /* Pending children per team member above which a new task with
@@ -631,59 +684,27 @@ static void copy_args(void *args, void *data, void (*cpyfn)(void *, void *), siz
         fixup->apply(args, fixup->ctx);
 }
 
-/* The general path: dependences, detach, undeferred tasks, large or
- * copied arguments, arguments adjusted after the copy (taskloop). */
+
+/* A new task in block `t`, its arguments ready at `args`: run it now
+ * (waiting for its dependences first) or count it and schedule it (when
+ * its dependences are met).  `has_deps`: `depend` is to be registered;
+ * `depend_clause`: the task has one (told to a tool even where its
+ * dependences need no registering); codeptr: the construct's code address
+ * (OMPT). */
 static void empty_task(void *data);
 
-static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void *data,
-                               void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
-                               bool run_now, unsigned flags, int priority, void **depend,
-                               void **detach, const struct xomp_args_fixup *fixup,
-                               const void *codeptr)
+static void task_launch(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
+                        void *args, bool run_now, bool has_deps, bool depend_clause,
+                        unsigned flags, int priority, void **depend, const void *codeptr)
 {
     struct xomp_task *parent = thr->task;
-    bool depend_clause = (flags & GOMP_TASK_FLAG_DEPEND) && depend;
-    bool has_deps = depend_clause && thr->team;
-    if (has_deps && thr->team->nthreads == 1 && !(flags & GOMP_TASK_FLAG_DETACH) &&
-        children_done(parent)) {
-        /* A team of one, and every earlier child has completed: nothing
-         * this task could depend on is pending, and only this thread could
-         * run it.  Run it now without recording its dependences (a later
-         * sibling finds nothing to wait for either way): a graph of
-         * dependent tasks then runs in creation order with no table, no
-         * queue and no pile of waiting tasks.  Not for detached tasks,
-         * whose completion may wait for a later task's fulfill. */
-        run_now = true;
-        has_deps = false;
-    }
-    if (has_deps && !run_now && !(flags & GOMP_TASK_FLAG_DETACH) && dep_backlog_full(thr, parent))
-        run_now = true; /* wait for its predecessors, running tasks meanwhile */
-    void *args;
-    struct xomp_task *t;
-    if (run_now && !cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && !fixup) {
-        /* No copy needed: the arguments live in the caller's frame until the
-         * task has run. */
-        t = xomp_task_alloc_small(&thr->cache);
-        args = data;
-    } else {
-        t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
-    }
     xomp_task_init(t, thr->team, parent, fn, args, flags, priority);
     t->creator = (uint16_t)thr->team_id;
     if (flags & GOMP_TASK_FLAG_DETACH) {
         parent->flags |= XOMP_TASK_DETACHED_CHILD;
-        /* The event handle is the task; GCC also expects it at the start of
-         * the argument block. */
         t->flags |= XOMP_TASK_DETACH;
         atomic_init(&t->detach_pending, 2);
-        *detach = t;
-        if (data)
-            *(void **)data = t;
     }
-    if (args != data)
-        copy_args(args, data, cpyfn, arg_size, fixup);
-    else if (fixup)
-        fixup->apply(args, fixup->ctx);
     /* taskwait depend(...) waits as for an undeferred empty task: a tool
      * sees it as the taskwait's stand-in task. */
     if (fn == empty_task && run_now && depend_clause)
@@ -693,6 +714,13 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
         t->flags |= XOMP_TASK_UNDEFERRED;
         thr->stats.undeferred++;
         t->owner = thr;
+        /* It takes a child index like a deferred child, counted as one
+         * that completed here (children_done and the frees balance), so
+         * that its own children have paths of their own (replay.h). */
+        uint64_t count = ++parent->created_children;
+        parent->local_done++;
+        if (xomp_replay_spawn_init(parent, t, count))
+            xomp_replay_note(thr, t);
         XOMP_HOOK(xomp_ompt_task_create(thr, parent, t, depend_clause, codeptr);
                   if (depend_clause) xomp_dep_report(thr, t, depend));
         if (has_deps) {
@@ -737,9 +765,77 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
     xomp_task_count_child(thr, parent, t);
     XOMP_HOOK(xomp_ompt_task_create(thr, parent, t, depend_clause, codeptr);
               if (depend_clause) xomp_dep_report(thr, t, depend));
+    if (__builtin_expect(xomp_replay_spawn_init(parent, t, parent->created_children), 0)) {
+        if (has_deps || t->priority > 0) {
+            xomp_replay_note(thr, t); /* placed by its dependences or priority */
+        } else {
+            xomp_replay_submit(thr, t);
+            return;
+        }
+    }
     if (has_deps && !xomp_dep_register(thr, parent, t, depend))
         return; /* its last predecessor will schedule it */
     xomp_task_submit(thr, t);
+}
+
+/* Should a task with dependences created by `parent` run now?  Sets
+ * *has_deps to whether its dependences must be registered. */
+static bool deps_run_now(struct xomp_thread *thr, struct xomp_task *parent, bool run_now,
+                         unsigned flags, bool *has_deps)
+{
+    if (*has_deps && thr->team->nthreads == 1 && !(flags & GOMP_TASK_FLAG_DETACH) &&
+        children_done(parent)) {
+        /* A team of one, and every earlier child has completed: nothing
+         * this task could depend on is pending, and only this thread could
+         * run it.  Run it now without recording its dependences (a later
+         * sibling finds nothing to wait for either way): a graph of
+         * dependent tasks then runs in creation order with no table, no
+         * queue and no pile of waiting tasks.  Not for detached tasks,
+         * whose completion may wait for a later task's fulfill. */
+        *has_deps = false;
+        return true;
+    }
+    if (*has_deps && !run_now && !(flags & GOMP_TASK_FLAG_DETACH) &&
+        dep_backlog_full(thr, parent))
+        return true; /* wait for its predecessors, running tasks meanwhile */
+    return run_now;
+}
+
+/* The general path: dependences, detach, undeferred tasks, large or
+ * copied arguments, arguments adjusted after the copy (taskloop). */
+static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void *data,
+                               void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
+                               bool run_now, unsigned flags, int priority, void **depend,
+                               void **detach, const struct xomp_args_fixup *fixup,
+                               const void *codeptr)
+{
+    struct xomp_task *parent = thr->task;
+    bool depend_clause = (flags & GOMP_TASK_FLAG_DEPEND) && depend;
+    bool has_deps = depend_clause && thr->team;
+    run_now = deps_run_now(thr, parent, run_now, flags, &has_deps);
+    void *args;
+    struct xomp_task *t;
+    if (run_now && !cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && !fixup) {
+        /* No copy needed: the arguments live in the caller's frame until the
+         * task has run. */
+        t = xomp_task_alloc_small(&thr->cache);
+        args = data;
+    } else {
+        t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
+    }
+    if (flags & GOMP_TASK_FLAG_DETACH) {
+        /* The event handle is the task; GCC also expects it at the start of
+         * the argument block. */
+        *detach = t;
+        if (data)
+            *(void **)data = t;
+    }
+    if (args != data)
+        copy_args(args, data, cpyfn, arg_size, fixup);
+    else if (fixup)
+        fixup->apply(args, fixup->ctx);
+    task_launch(thr, t, fn, args, run_now, has_deps, depend_clause, flags, priority, depend,
+                codeptr);
 }
 
 void xomp_task_spawn_fixed(struct xomp_thread *thr, void (*fn)(void *), void *data,
@@ -792,7 +888,91 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
     xomp_task_init(t, thr->team, parent, fn, args, flags, priority);
     t->creator = (uint16_t)me->id;
     xomp_task_count_child(thr, parent, t);
+    if (__builtin_expect(xomp_replay_spawn_init(parent, t, parent->created_children), 0)) {
+        xomp_replay_submit(thr, t); /* donated, or queued (a priority: queued) */
+        return;
+    }
     xomp_task_submit(thr, t);
+}
+
+void xomp_task_spawn_prepared(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
+                              void *data, bool undeferred, unsigned flags, int priority,
+                              void **depend, const void *codeptr)
+{
+    struct xomp_task *parent = thr->task;
+    struct xomp_team *team = thr->team;
+    if (__builtin_expect(xomp_cfg.cancellation, 0) && team &&
+        (atomic_load_explicit(&team->cancelled, memory_order_acquire) ||
+         xomp_taskgroup_cancelled(parent))) {
+        /* A cancelled region or taskgroup starts no new task. */
+        t->data = data; /* the heap arguments xomp_task_free_slow frees */
+        xomp_task_free(&thr->cache, t);
+        return;
+    }
+    /* As in xomp_task_spawn. */
+    bool run_now = undeferred || !team || (parent->flags & XOMP_TASK_FINAL) ||
+                   thr->depth >= xomp_cfg.max_depth ||
+                   (team->run_tasks_now &&
+                    !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)));
+    bool depend_clause = (flags & GOMP_TASK_FLAG_DEPEND) && depend;
+    bool has_deps = depend_clause && team;
+    run_now = deps_run_now(thr, parent, run_now, flags, &has_deps);
+    task_launch(thr, t, fn, data, run_now, has_deps, depend_clause, flags, priority, depend,
+                codeptr);
+}
+
+void xomp_task_begin_inline(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
+                            void *data, unsigned flags, const void *codeptr)
+{
+    struct xomp_task *parent = thr->task;
+    xomp_task_init(t, thr->team, parent, fn, data, flags, 0);
+    t->creator = (uint16_t)thr->team_id;
+    t->flags |= XOMP_TASK_UNDEFERRED;
+    if (flags & GOMP_TASK_FLAG_DETACH) {
+        parent->flags |= XOMP_TASK_DETACHED_CHILD;
+        t->flags |= XOMP_TASK_DETACH;
+        atomic_init(&t->detach_pending, 2);
+    }
+    thr->stats.undeferred++;
+    t->owner = thr;
+    XOMP_HOOK(xomp_ompt_task_create(thr, parent, t, false, codeptr));
+    if (thr->worker)
+        xomp_sched_mark(t, thr->worker);
+    thr->task = t;
+    thr->depth++;
+    /* The state the begin replaces is the encountering task's working
+     * state, the one xomp_task_end_inline finds again (no place to keep
+     * it between the two calls). */
+    XOMP_HOOK(XOMP_PROF_TASK_BEGIN_HOOKED(thr, t); (void)xomp_ompt_task_begin(thr, parent, t));
+}
+
+void xomp_task_end_inline(struct xomp_thread *thr, struct xomp_task *t)
+{
+    if (thr->task != t)
+        xomp_fatal("the end of an undeferred task that is not the current task");
+    struct xomp_task *parent = t->parent;
+    bool detached = (t->flags & XOMP_TASK_DETACH) &&
+                    /* acquire: as in task_end_hooked. */
+                    atomic_load_explicit(&t->detach_pending, memory_order_acquire) != 1;
+    XOMP_HOOK(XOMP_PROF_TASK_END_HOOKED(thr);
+              xomp_ompt_task_end(thr, t, detached ? ompt_task_detach : ompt_task_complete,
+                                 parent, thr->ompt.state));
+    thr->depth--;
+    thr->task = parent;
+    if ((t->flags & XOMP_TASK_DETACH) &&
+        atomic_fetch_sub_explicit(&t->detach_pending, 1, memory_order_acq_rel) != 1) {
+        wait_until(thr, detach_fulfilled, t, NULL); /* the encountering task waits */
+        detached = true;
+    }
+    /* As in task_launch: the fulfilment is reported where it completes. */
+    XOMP_HOOK(if (detached) xomp_ompt_task_fulfill(thr, t, true));
+    task_complete(thr, t);
+}
+
+void xomp_task_discard(struct xomp_thread *thr, struct xomp_task *t, void *data)
+{
+    t->data = data; /* the heap arguments xomp_task_free_slow frees */
+    xomp_task_free(&thr->cache, t);
 }
 
 void xomp_task_proto_capture(struct xomp_thread *thr, struct xomp_task_proto *p,
@@ -849,6 +1029,10 @@ struct xomp_task *xomp_task_make(struct xomp_thread *thr, const struct xomp_task
     t->priority = 0;
     t->dep_table = NULL;
     t->creator = (uint16_t)thr->team_id;
+    /* Made for another task: no path of its own, outside any recorded
+     * region (replay.h). */
+    atomic_store_explicit(&t->rp_path, 0, memory_order_relaxed);
+    t->rp = 0;
     copy_args(args, data, cpyfn, arg_size, fixup);
     thr->stats.tasks_created++;
     XOMP_HOOK(xomp_ompt_task_create(thr, p->parent, t, false, p->codeptr));

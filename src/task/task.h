@@ -55,6 +55,13 @@ enum xomp_task_flags {
     XOMP_TASK_HOMED = 1u << 9,    /* carries a placement restriction (sched/home.h) */
     XOMP_TASK_RUNTIME = 1u << 10, /* the runtime's own work (a taskloop share, ...):
                                      run even in a cancelled taskgroup */
+    XOMP_TASK_REPLAYED = 1u << 11, /* its start is looked at by the replay of a
+                                      steal tree (src/locality/replay.h) */
+    XOMP_TASK_RP_LOOK = 1u << 12,  /* its children are looked at by that replay
+                                      (its replay word has XOMP_RP_LOOK) */
+    XOMP_TASK_CALL_AGAIN = 1u << 13, /* its body asked to be called again when it
+                                        returns (abi/kmp_task.c: the parts of an
+                                        untied task of the LLVM ABI) */
 };
 
 /* Added to child_state (with the number of children created) when the
@@ -120,16 +127,29 @@ struct xomp_task {
      * none when the task is created while a tool is attached, otherwise
      * stale. */
     ompt_data_t tool_data;
-    /* Two uses that never meet: a homed task (a taskloop's) has no
-     * dependences. */
+    /* Uses that never meet: a homed task (a taskloop's, or one a replay
+     * donates) has no dependences, and args_size is read before the task
+     * is launched. */
     union {
         uint32_t ndeps; /* with XOMP_TASK_HAS_DEPS: records in dep_recs */
         /* With XOMP_TASK_HOMED: the home's owner's datum for this task
-         * (sched/home.h; ILAN: the task's index in its taskloop). */
+         * (sched/home.h; ILAN: the task's index in its taskloop; a replay:
+         * its position in an ordered home). */
         uint32_t home_info;
+        /* Bytes of arguments written in place (xomp_task_alloc_inplace),
+         * until the task is launched: the LLVM ABI's taskloop copies its
+         * pattern task by it (abi/kmp_taskloop.c). */
+        uint32_t args_size;
     };
     /* Unmet dependences + 1 while being created; the task is ready at 0. */
     _Atomic int32_t npred;
+    /* Steal-tree record and replay (src/locality/replay.h): the task's
+     * path word (its place among its parent's children; read by other
+     * threads' walks up the parent chain, atomic as the fields of
+     * sched/lineage.h) and its replay word (0 outside a recorded region;
+     * read only by the thread running it). */
+    _Atomic uintptr_t rp_path;
+    uintptr_t rp;
 };
 
 /* A taskgroup region.  `pending` counts the tasks created in the region
@@ -144,6 +164,10 @@ struct xomp_taskgroup {
     _Atomic bool cancelled;       /* `cancel taskgroup` (abi/cancel.c) */
     bool workshare;               /* opened for a worksharing task reduction */
     uintptr_t *reductions;        /* task reductions registered (reduction.c) */
+    bool replay_scope;            /* a recorded region (src/locality/replay.h) */
+    /* Task reductions registered through the LLVM ABI, which the runtime
+     * combines at the taskgroup's end (abi/kmp_taskred.c). */
+    void *abi_reductions;
     struct xomp_taskgroup *cache_next; /* its thread's cache of free blocks (task.c) */
 };
 

@@ -125,6 +125,18 @@ struct xomp_task *xomp_task_refill_small(struct xomp_task_cache *cache)
     return xomp_task_alloc_small(cache);
 }
 
+/* A block of class `cls` from the cache (refilled when empty). */
+static struct xomp_task *class_pop(struct xomp_task_cache *cache, unsigned cls)
+{
+    if (__builtin_expect(!cache->free[cls], 0))
+        cache_refill(cache, cls);
+    struct xomp_task *t = cache->free[cls];
+    cache->free[cls] = t->next;
+    cache->count[cls]--;
+    t->size_class = (uint8_t)cls;
+    return t;
+}
+
 struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size,
                                   size_t arg_align, void **args)
 {
@@ -152,13 +164,38 @@ struct xomp_task *xomp_task_alloc(struct xomp_task_cache *cache, size_t arg_size
         *args = heap_args;
         return t;
     }
-    if (__builtin_expect(!cache->free[cls], 0))
-        cache_refill(cache, cls);
-    t = cache->free[cls];
-    cache->free[cls] = t->next;
-    cache->count[cls]--;
-    t->size_class = (uint8_t)cls;
+    t = class_pop(cache, cls);
     *args = (char *)t + offset;
+    return t;
+}
+
+struct xomp_task *xomp_task_alloc_inplace(struct xomp_task_cache *cache, size_t size, void **base)
+{
+    if (size > UINT32_MAX - XOMP_TASK_ARGS_OFFSET)
+        xomp_fatal("a task with %zu bytes of arguments", size);
+    size_t need = XOMP_TASK_ARGS_OFFSET + size;
+    unsigned cls = 0;
+    while (cls < XOMP_TASK_CLASSES && class_size[cls] < need)
+        cls++;
+    struct xomp_task *t;
+    if (cls == XOMP_TASK_CLASSES) {
+        /* The arguments go to the heap, behind a shadow header (see
+         * task_alloc.h); the task takes a block of the smallest class. */
+        char *heap = aligned_alloc(64, (need + 63) & ~(size_t)63);
+        if (!heap)
+            xomp_fatal("out of memory allocating a task with %zu bytes of arguments", size);
+        t = xomp_task_alloc_small(cache);
+        t->size_class = XOMP_TASK_CLASSES; /* arguments in the heap: freed with free() */
+        struct xomp_task *shadow = (struct xomp_task *)(void *)heap;
+        shadow->size_class = XOMP_TASK_SHADOW;
+        shadow->next = t;
+        t->args_size = (uint32_t)size;
+        *base = heap;
+        return t;
+    }
+    t = class_pop(cache, cls);
+    t->args_size = (uint32_t)size;
+    *base = t;
     return t;
 }
 
@@ -170,6 +207,8 @@ size_t xomp_task_args_room(const struct xomp_task *t)
         return malloc_usable_size(t->data);
     const char *block = (const char *)t, *args = (const char *)t->data;
     size_t size = class_size[t->size_class];
+    if (args == block) /* arguments written in place (xomp_task_alloc_inplace) */
+        return size - XOMP_TASK_ARGS_OFFSET;
     return args >= block + sizeof *t && args < block + size ? (size_t)(block + size - args) : 0;
 }
 

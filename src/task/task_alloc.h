@@ -20,8 +20,10 @@
 #include <stdint.h>
 
 #define XOMP_TASK_CLASSES 4
-/* Block size of the smallest class, which most tasks use. */
-#define XOMP_TASK_SMALL_BLOCK 256
+/* Block size of the smallest class, which most tasks use: the task header
+ * (208 bytes with the steal-tree words, task.h) and the fast path's 60
+ * bytes of arguments (spawn_fast.h), in whole cache lines. */
+#define XOMP_TASK_SMALL_BLOCK 320
 /* A thread's cache keeps at most this many bytes of free blocks of one
  * class; past it, it gives a quarter away.  (The free blocks of a consumer
  * thread are what a producer-heavy program has in flight: 4096 blocks a
@@ -54,6 +56,28 @@ size_t xomp_task_args_room(const struct xomp_task *t);
 /* Offset of the arguments in a block when their alignment is at most that
  * of a pointer. */
 #define XOMP_TASK_ARGS_OFFSET ((sizeof(struct xomp_task) + 7) & ~(size_t)7)
+
+/* Blocks for arguments that the caller writes in place (the LLVM ABI's
+ * task descriptors, abi/kmp_task.c): the arguments start at
+ * XOMP_TASK_ARGS_OFFSET from a base address -- the block itself, or, for
+ * arguments too large for any class, a heap block whose first bytes are a
+ * shadow header (size_class XOMP_TASK_SHADOW, `next` pointing to the task
+ * block), so that the task is found from its arguments' address alone.
+ * The base is the task's `data`, which xomp_task_free_slow frees for a
+ * heap block. */
+#define XOMP_TASK_SHADOW 0xffu
+_Static_assert(XOMP_TASK_ARGS_OFFSET % 16 == 0, "in-place arguments are 16-byte aligned");
+
+/* A task with room for `size` bytes of arguments at *base +
+ * XOMP_TASK_ARGS_OFFSET.  Never returns NULL. */
+struct xomp_task *xomp_task_alloc_inplace(struct xomp_task_cache *cache, size_t size, void **base);
+
+/* The task whose in-place arguments start at `args`. */
+static inline struct xomp_task *xomp_task_of_inplace(void *args)
+{
+    struct xomp_task *h = (struct xomp_task *)(void *)((char *)args - XOMP_TASK_ARGS_OFFSET);
+    return __builtin_expect(h->size_class == XOMP_TASK_SHADOW, 0) ? h->next : h;
+}
 
 /* Fast path: a block of the smallest class (the caller checked that the
  * arguments fit at XOMP_TASK_ARGS_OFFSET). */

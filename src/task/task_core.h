@@ -100,6 +100,29 @@ bool xomp_task_run_one(struct xomp_thread *thr, const struct xomp_sched_wait *w)
 void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
                         void *data, unsigned flags);
 
+/* The same, for a block `t` the caller took off the small-block cache
+ * itself and whose arguments `data` are already in place. */
+void xomp_task_run_solo_prepared(struct xomp_thread *thr, struct xomp_task *t,
+                                 void (*fn)(void *), void *data, unsigned flags);
+
+/* A task whose arguments were written in place (xomp_task_alloc_inplace,
+ * `data` their base): xomp_task_spawn without the allocation and the copy.
+ * flags as GOMP_task's (GOMP_TASK_FLAG_DETACH: the task is its own event
+ * handle). */
+void xomp_task_spawn_prepared(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
+                              void *data, bool undeferred, unsigned flags, int priority,
+                              void **depend, const void *codeptr);
+
+/* An undeferred task whose body the caller runs itself, between these two
+ * calls, on its own stack (the LLVM ABI's if(0) tasks): begin makes `t`
+ * the current task, end completes it (after its event, if detachable). */
+void xomp_task_begin_inline(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
+                            void *data, unsigned flags, const void *codeptr);
+void xomp_task_end_inline(struct xomp_thread *thr, struct xomp_task *t);
+
+/* Free a prepared task that will never run (a taskloop's pattern). */
+void xomp_task_discard(struct xomp_thread *thr, struct xomp_task *t, void *data);
+
 /* Place a new counted task (or run it at once when its ring is full). */
 void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t);
 

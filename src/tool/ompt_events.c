@@ -385,8 +385,10 @@ void xomp_ompt_taskwait_task_done(struct xomp_thread *thr, struct xomp_task *t)
 {
     (void)thr;
     ompt_callback_task_schedule_t cb = XOMP_OMPT_CB(task_schedule, ompt_callback_task_schedule_t);
+    /* next: the encountering task, which goes on (LLVM 14's Archer reads
+     * the next task's data for every status and crashes on NULL). */
     if (cb)
-        cb(&t->tool_data, ompt_taskwait_complete, NULL);
+        cb(&t->tool_data, ompt_taskwait_complete, &t->parent->tool_data);
 }
 
 void xomp_ompt_dependences(struct xomp_thread *thr, struct xomp_task *t,

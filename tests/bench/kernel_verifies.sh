@@ -4,8 +4,10 @@
 # kernel_verifies.sh KERNEL RUNTIME LIBDIR THREADS...
 #
 # Runs every parameter of KERNEL's `test` class (a sweep has several) once
-# per thread count under RUNTIME (xomp: LIBDIR/libgomp.so.1 through
-# LD_LIBRARY_PATH; gomp: the system libgomp) and checks each run: exit
+# per thread count under RUNTIME (xomp: LIBDIR/libgomp.so.1, or for a
+# clang-built kernel LIBDIR/libomp.so.5, through LD_LIBRARY_PATH; gomp: the
+# system libgomp; llvm: the system's LLVM libomp, which a clang-built
+# kernel loads by itself) and checks each run: exit
 # status 0, exactly one BENCH line, runtime= the one asked for (a kernel
 # that silently ran on libgomp fails), threads= the count asked for, and
 # verify=ok.
@@ -16,7 +18,7 @@ shift 3
 
 case $runtime in
 xomp) env_runtime=(LD_LIBRARY_PATH="$libdir") ;;
-gomp) env_runtime=() ;;
+gomp | llvm) env_runtime=() ;;
 *) echo "unknown runtime '$runtime'" >&2; exit 2 ;;
 esac
 

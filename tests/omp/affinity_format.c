@@ -1,4 +1,5 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/* XOMP_TEST_GCC_ONLY: libgomp's affinity-format output (%i, %A, the default format), which libomp writes differently. */
 /*
  * The affinity format (OpenMP 5.1, 3.3.8-3.3.11): omp_set/get_affinity_format,
  * omp_capture_affinity with every field (short and long names), width,

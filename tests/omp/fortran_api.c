@@ -1,4 +1,5 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/* XOMP_TEST_GCC_ONLY: libgomp's Fortran entry points (omp_*_8_), which libomp does not have. */
 /*
  * The Fortran binding (what gfortran's omp_lib calls), driven from C with
  * the Fortran calling convention: arguments by reference, integer(8)

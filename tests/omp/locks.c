@@ -25,11 +25,19 @@ static void bump(long *p)
     *(volatile long *)p = v + 1;
 }
 
-/* omp_init_lock_with_hint / omp_init_nest_lock_with_hint, or plain init. */
+/* omp_init_lock_with_hint / omp_init_nest_lock_with_hint, or plain init
+ * (GCC 12's libgomp lacks them).  A clang build takes the version of
+ * LLVM's omp.h, whose lock types differ from GCC's. */
+#if defined(__clang__)
+#define lock_hint_function(name) dlvsym(RTLD_DEFAULT, name, "VERSION")
+#else
+#define lock_hint_function(name) dlsym(RTLD_DEFAULT, name)
+#endif
+
 static void init_lock_hint(omp_lock_t *l, omp_sync_hint_t hint)
 {
     void (*f)(omp_lock_t *, omp_sync_hint_t) =
-        (void (*)(omp_lock_t *, omp_sync_hint_t))dlsym(RTLD_DEFAULT, "omp_init_lock_with_hint");
+        (void (*)(omp_lock_t *, omp_sync_hint_t))lock_hint_function("omp_init_lock_with_hint");
     CHECK(f || !test_runtime_is_xomp(), "xomp does not export omp_init_lock_with_hint");
     if (f)
         f(l, hint);
@@ -40,7 +48,7 @@ static void init_lock_hint(omp_lock_t *l, omp_sync_hint_t hint)
 static void init_nest_lock_hint(omp_nest_lock_t *l, omp_sync_hint_t hint)
 {
     void (*f)(omp_nest_lock_t *, omp_sync_hint_t) = (void (*)(omp_nest_lock_t *, omp_sync_hint_t))
-        dlsym(RTLD_DEFAULT, "omp_init_nest_lock_with_hint");
+        lock_hint_function("omp_init_nest_lock_with_hint");
     CHECK(f || !test_runtime_is_xomp(), "xomp does not export omp_init_nest_lock_with_hint");
     if (f)
         f(l, hint);
@@ -174,8 +182,9 @@ int main(void)
                 omp_unset_nest_lock(&nl);
         }
     }
-    CHECK(r_task == 0, "an undeferred task acquired a nest lock its parent task holds (%d)",
-          r_task);
+    /* (LLVM libomp gives nestable locks to threads, not tasks.) */
+    CHECK(r_task == 0 || test_runtime_is_libomp(),
+          "an undeferred task acquired a nest lock its parent task holds (%d)", r_task);
     CHECK(r_two == 0, "test_nest_lock returned %d while another thread held it twice", r_two);
     CHECK(r_one == 0, "test_nest_lock returned %d while another thread held it once", r_one);
     CHECK(r_zero == 1, "test_nest_lock returned %d after full release", r_zero);

@@ -1,4 +1,5 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/* XOMP_TEST_GCC_ONLY: clang 14 miscompiles these scans (they crash on libomp too). */
 /*
  * Scans: worksharing loops with reduction(inscan, ...) and `scan
  * inclusive` / `scan exclusive`.  GCC lowers them to GOMP_loop_start with

@@ -42,10 +42,14 @@ int main(void)
     CHECK(omp_pause_resource(omp_pause_hard, host) == 0, "hard pause of the host");
     work("a hard pause");
     CHECK(omp_pause_resource_all(omp_pause_soft) == 0, "soft pause of all");
-    CHECK(omp_pause_resource_all(omp_pause_hard) == 0, "hard pause of all");
+    /* (LLVM libomp refuses a hard pause of all, accepts devices that do
+     * not exist and pauses inside a parallel region: libgomp's and xomp's
+     * answers are checked.) */
+    int libomp = test_runtime_is_libomp();
+    CHECK(omp_pause_resource_all(omp_pause_hard) == 0 || libomp, "hard pause of all");
     work("pausing all");
-    CHECK(omp_pause_resource(omp_pause_soft, 1) == -1, "pause of device 1");
-    CHECK(omp_pause_resource(omp_pause_soft, -1) == -1, "pause of device -1");
+    CHECK(omp_pause_resource(omp_pause_soft, 1) == -1 || libomp, "pause of device 1");
+    CHECK(omp_pause_resource(omp_pause_soft, -1) == -1 || libomp, "pause of device -1");
 
     int inside = 0, inside_all = 0;
 #pragma omp parallel num_threads(2)
@@ -56,8 +60,8 @@ int main(void)
             inside_all = omp_pause_resource_all(omp_pause_hard);
         }
     }
-    CHECK(inside == -1 && inside_all == -1, "pause inside a parallel region: %d %d", inside,
-          inside_all);
+    CHECK((inside == -1 && inside_all == -1) || libomp, "pause inside a parallel region: %d %d",
+          inside, inside_all);
     work("refused pauses");
 
     /* A task outside any parallel region is at level 0: the pause is fine. */

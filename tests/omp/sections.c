@@ -114,9 +114,11 @@ static int last_set;
  * lowering leaves the private copy unset when no section assigns it and
  * warns about it.) */
 #pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 static void lastprivate_conditional(void)
 {
+#if XOMP_TEST_HAVE_CONDITIONAL_LASTPRIVATE
     for (int n = 0; n < 4; n++) {
         last_set = -1;
 #pragma omp parallel
@@ -139,6 +141,7 @@ static void lastprivate_conditional(void)
         CHECK(last_set == want, "sections lastprivate(conditional) with n=%d: %d, expected %d",
               n, last_set, want);
     }
+#endif
 }
 #pragma GCC diagnostic pop
 
@@ -214,6 +217,7 @@ int main(void)
     twelve_sections(1);
     check_runs("orphaned sections", 12, 2);
 
+#if XOMP_TEST_HAVE_OMP51
     /* scope: every thread runs it, with a barrier at its end. */
     int in_scope = 0, after = 0;
 #pragma omp parallel shared(in_scope, after)
@@ -228,5 +232,6 @@ int main(void)
     CHECK(in_scope == omp_get_max_threads() && after == omp_get_max_threads(),
           "scope: %d threads ran it, %d saw all of them after it (expected %d)", in_scope, after,
           omp_get_max_threads());
+#endif
     return test_result();
 }

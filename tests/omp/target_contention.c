@@ -1,4 +1,5 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/* XOMP_TEST_GCC_ONLY: GCC runs a target region as a new initial task (host fallback); clang compiles it into plain host code, with no runtime call. */
 /*
  * A target region run on the host (`target if(false)`, or `target` with
  * no device) starts a new contention group, as libgomp's host fallback

@@ -1,4 +1,5 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
+/* XOMP_TEST_GCC_ONLY: GCC's host fallback of target regions (clang inlines them), and OpenMP 5.1 clauses clang 14 lacks. */
 /*
  * Target constructs with no offload device (host fallback): map clauses
  * are no-ops on shared memory, firstprivate data is private, the region

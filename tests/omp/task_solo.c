@@ -117,12 +117,18 @@ struct block {
     int v[1024]; /* 4 KB: copied into the task on creation */
 };
 
+#define VLA_MAX 64
+
 static void copied_arguments(int n)
 {
     int bad = 0;
 #pragma omp parallel num_threads(1) shared(bad)
     {
+#if XOMP_TEST_HAVE_VLA_FIRSTPRIVATE
         int vla[n];
+#else
+        int vla[VLA_MAX]; /* a fixed array, as large as any n used */
+#endif
         struct block b;
         for (int i = 0; i < n; i++)
             vla[i] = i;

@@ -44,6 +44,7 @@ int main(void)
         }
         all_once("unsigned long long, step 3");
 
+#if XOMP_TEST_HAVE_OMP51
 #pragma omp taskloop grainsize(strict : 64)
         for (int i = 0; i < N; i++)
             __atomic_add_fetch(&hits[i], 1, __ATOMIC_RELAXED);
@@ -53,6 +54,7 @@ int main(void)
         for (int i = 0; i < N; i++)
             __atomic_add_fetch(&hits[i], 1, __ATOMIC_RELAXED);
         all_once("num_tasks strict, if(0)");
+#endif
 
 #pragma omp taskloop collapse(2)
         for (int i = 0; i < 25; i++)

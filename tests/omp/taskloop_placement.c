@@ -78,20 +78,24 @@ static void forms(void)
             hit(i);
         all_once("grainsize above the trip count", rep);
 
+#if XOMP_TEST_HAVE_OMP51
 #pragma omp taskloop grainsize(strict : 64)
         for (int i = 0; i < N; i++)
             hit(i);
         all_once("grainsize(strict: 64)", rep);
+#endif
 
 #pragma omp taskloop num_tasks(3000)
         for (int i = 0; i < N; i++)
             hit(i);
         all_once("num_tasks above the trip count", rep);
 
+#if XOMP_TEST_HAVE_OMP51
 #pragma omp taskloop num_tasks(strict : 9)
         for (int i = 0; i < N; i++)
             hit(i);
         all_once("num_tasks(strict: 9)", rep);
+#endif
 
 #pragma omp taskloop collapse(2) grainsize(3)
         for (int i = 0; i < 40; i++)

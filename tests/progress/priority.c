@@ -146,7 +146,8 @@ static void scenario(const char *phase, int how, int maxp, int iters)
     }
     CHECK(bad_runs == 0, "%s: in %d of %d regions a task did not run exactly once (first: %d)",
           phase, bad_runs, iters, first_bad);
-    CHECK(bad_order == 0,
+    /* (A priority is a hint; LLVM libomp does not order queued tasks by it.) */
+    CHECK(bad_order == 0 || test_runtime_is_libomp(),
           "%s: in %d of %d regions a thread ran a queued task before one of higher priority",
           phase, bad_order, iters);
     if (getenv("XOMP_TEST_VERBOSE") || (checked == 0 && size > 1))

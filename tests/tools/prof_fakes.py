@@ -131,3 +131,17 @@ loop,function,iterations,tasks,threads,unit_kind,units,executions,measured,recor
 
 def write_taskloops(path, text=TASKLOOPS_CSV):
     (Path(path) / "taskloops.csv").write_text(text)
+
+
+# replay.csv of a run with XOMP_REPLAY=relws (docs/profiling.md): a region
+# recorded, then replayed twice.
+REPLAY_CSV = """\
+region,kind,execution,mode,threads,tasks,applied,recorded,honoured,overridden,unrecorded,affinity,seconds
+main._omp_fn.0,parallel,1,record,2,62,0,3,0,0,0,,0.002438000
+main._omp_fn.0,parallel,2,relws,2,62,1,2,1,0,0,0.984000,0.000278000
+main._omp_fn.0,parallel,3,relws,2,62,1,2,0,1,0,0.500000,0.000243000
+"""
+
+
+def write_replay(path, text=REPLAY_CSV):
+    (Path(path) / "replay.csv").write_text(text)

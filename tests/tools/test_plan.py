@@ -122,6 +122,23 @@ class Discovery(unittest.TestCase):
             self.assertEqual([k.name for k in kernels.discover(tmp)],
                              ["good", "posp", "segv", "micro-deque"])
 
+    def test_clang_builds_follow_their_gcc_build(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fakes.make_build(tmp, names=["micro-deque", "good"])
+            clang = Path(tmp) / "bench" / "clang"
+            clang.mkdir()
+            fakes.write_kernel(clang, "good", fakes.BODIES["good"])
+            (clang / "bench" / "good").rename(clang / "good")
+            found = kernels.discover(tmp, ("gcc", "clang"))
+            self.assertEqual([k.name for k in found], ["good", "good.clang", "micro-deque"])
+            self.assertEqual([k.name for k in kernels.discover(tmp)], ["good", "micro-deque"])
+            self.assertEqual([k.name for k in kernels.discover(tmp, ("clang",))], ["good.clang"])
+            # the LLVM ABI: not under libgomp
+            self.assertFalse(kernels.runs_under("good.clang", "gomp"))
+            self.assertTrue(kernels.runs_under("good.clang", "llvm"))
+            self.assertTrue(kernels.runs_under("good.clang", "xomp"))
+            self.assertEqual(kernels.base_name("good.clang"), "good")
+
 
 class Aggregate(unittest.TestCase):
     def run_result(self, runtime, time_s, ok=True, threads=2, mode="parallel", reason=None,

@@ -13,7 +13,8 @@ from unittest import mock
 
 from xomptools import cli
 
-from .prof_fakes import MASTER, TWO_THREADS, write_profile, write_taskloops
+from .prof_fakes import (MASTER, REPLAY_CSV, TWO_THREADS, write_profile, write_replay,
+                         write_taskloops)
 from xomptools.prof import dump as d
 
 
@@ -47,6 +48,42 @@ class Report(unittest.TestCase):
             # A row of Table 6.2 whose counter this build lacks shows "-".
             local = next(line for line in out.splitlines() if line.startswith("Local tasks"))
             self.assertEqual(local.split()[-1], "-")
+
+    def test_replays(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_profile(Path(tmp) / "run")
+            write_replay(path)
+            status, out, err = run_report(path, "--no-plots", "--json", Path(tmp) / "r.json")
+            self.assertEqual((status, err), (0, ""))
+            self.assertIn("Recorded regions", out)
+            self.assertIn("parallel main._omp_fn.0: 3 executions", out)
+            row = next(line for line in out.splitlines() if line.split()[:2] == ["3", "relws"])
+            self.assertEqual(row.split()[-2], "0.500")  # its affinity
+            data = json.loads((Path(tmp) / "r.json").read_text())
+            self.assertEqual(len(data["replays"]), 3)
+            self.assertIsNone(data["replays"][0]["affinity"])
+            self.assertEqual(data["replays"][1]["honoured"], 1)
+
+    def test_damaged_replay(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_profile(Path(tmp) / "run")
+            write_replay(path, "region,kind\n")
+            status, out, err = run_report(path, "--no-plots")
+            self.assertNotEqual(status, 0)
+            self.assertIn("replay.csv: the header is not", err)
+            write_replay(path, "\n".join(REPLAY_CSV.splitlines()[:2]) + ",x\n")
+            status, out, err = run_report(path, "--no-plots")
+            self.assertNotEqual(status, 0)
+            self.assertIn("replay.csv:2:", err)
+
+    @unittest.skipUnless(importlib.util.find_spec("matplotlib"), "matplotlib is not installed")
+    def test_affinity_figure(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_profile(Path(tmp) / "run")
+            write_replay(path)
+            status, out, err = run_report(path, "--out", Path(tmp) / "figs")
+            self.assertEqual(status, 0, err)
+            self.assertTrue((Path(tmp) / "figs" / "affinity.png").is_file())
 
     def test_taskloops(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -48,7 +48,9 @@ def add_arguments(p: argparse.ArgumentParser):
                    help="kernels to run (default: every kernel in BUILD/bench, or the group's)")
     p.add_argument("--group", choices=sorted(plan.GROUPS),
                    help="a set of kernels and runtimes: taskloop = triad, heat, cg, contend "
-                        "under gomp, llvm, xomp with XOMP_TASKLOOP=plain and =ilan")
+                        "under gomp, llvm, xomp with XOMP_TASKLOOP=plain and =ilan; replay = "
+                        "replay-heat, -fdtd, -floyd, -cg, -scan (plain and api forms) under "
+                        "gomp, llvm, xomp, and xomp with XOMP_REPLAY=relws")
     p.add_argument("--class", dest="classes", metavar="NAME[,NAME]",
                    help="size class(es): test, small, medium, large (default: small)")
     p.add_argument("--param", dest="params", action="append", metavar="STRING",
@@ -56,6 +58,9 @@ def add_arguments(p: argparse.ArgumentParser):
                         "(repeatable, e.g. to sweep a batch size; shown as class 'custom')")
     p.add_argument("--threads", metavar="N,N",
                    help="thread counts (default: 1, 2, 4, ... up to and including nproc)")
+    p.add_argument("--compiler", metavar="A,B",
+                   help="the kernels' builds to run: gcc, clang or gcc,clang (default gcc; "
+                        "clang builds run under llvm and xomp only)")
     p.add_argument("--runtime", dest="runtimes", action="append", metavar="SPEC",
                    help="gomp, llvm, xomp or FAMILY:KEY=VALUE,... (repeatable; "
                         "default: gomp, llvm, xomp)")
@@ -94,6 +99,7 @@ class Config:
     out_dir: Path
     repo_root: Path
     kernel_names: list
+    compilers: list
     classes: list
     params: list
     threads: list
@@ -131,6 +137,15 @@ def _int_list(text, what):
 
 def _names(text):
     return list(dict.fromkeys(v.strip() for v in text.split(",") if v.strip())) if text else []
+
+
+def _compilers(text):
+    names = _names(text) or ["gcc"]
+    unknown = [n for n in names if n not in kernels_mod.COMPILERS]
+    if unknown:
+        raise UsageError(f"--compiler: unknown {', '.join(unknown)} "
+                         f"(expected {', '.join(kernels_mod.COMPILERS)})")
+    return names
 
 
 def resolve_config(args, repo_root: Path, argv=None) -> Config:
@@ -190,6 +205,7 @@ def resolve_config(args, repo_root: Path, argv=None) -> Config:
         repo_root=repo_root,
         kernel_names=([scale.KERNEL] if args.scale
                       else _names(args.kernels) or list(group.get("kernels", ()))),
+        compilers=_compilers(args.compiler),
         classes=_names(args.classes) or ["small"],
         params=list(scale.PARAMS) if args.scale else list(dict.fromkeys(args.params or [])),
         threads=threads,
@@ -214,7 +230,13 @@ def select_kernels(cfg: Config) -> list:
     if cfg.layouts:
         found, where = mpi.discover_hybrid(cfg.build_dir), mpi.hybrid_dir(cfg.build_dir)
     else:
-        found, where = kernels_mod.discover(cfg.build_dir), kernels_mod.bench_dir(cfg.build_dir)
+        found = kernels_mod.discover(cfg.build_dir, cfg.compilers)
+        where = kernels_mod.bench_dir(cfg.build_dir)
+        if "clang" in cfg.compilers and not any(kernels_mod.compiler_of(k.name) == "clang"
+                                                for k in found):
+            raise UsageError(f"--compiler clang: no clang-built kernels in {where}/clang (the "
+                             f"build builds them when it finds clang-14 or clang: apt install "
+                             f"clang-14, then cmake and ninja again)")
     if not found:
         raise UsageError(f"no kernels in {where}: build first "
                          f"(cmake -S {cfg.repo_root} -B {cfg.build_dir} -G Ninja && "
@@ -223,12 +245,18 @@ def select_kernels(cfg: Config) -> list:
                             else "") + ")")
     if not cfg.kernel_names:
         return found
-    by_name = {k.name: k for k in found}
+    # A kernel named NAME selects its build by each compiler asked for.
+    by_name = {}
+    for k in found:
+        by_name.setdefault(k.name, []).append(k)
+        if k.name != kernels_mod.base_name(k.name):
+            by_name.setdefault(kernels_mod.base_name(k.name), []).append(k)
     unknown = [n for n in cfg.kernel_names if n not in by_name]
     if unknown:
         raise UsageError(f"unknown kernel(s) {', '.join(unknown)}; "
-                         f"{where} has {', '.join(by_name)}")
-    return [by_name[n] for n in cfg.kernel_names]
+                         f"{where} has "
+                         f"{', '.join(dict.fromkeys(kernels_mod.base_name(k.name) for k in found))}")
+    return list(dict.fromkeys(k for n in cfg.kernel_names for k in by_name[n]))
 
 
 def resolve_runtimes(cfg: Config, note) -> list:
@@ -248,6 +276,7 @@ def resolve_runtimes(cfg: Config, note) -> list:
 
 def make_plan(cfg: Config, kernels, rts, note) -> list:
     workloads = []
+    left_out_by_reason = {}  # (runtimes run under, why, left out) -> kernels
     for k in kernels:
         try:
             classes = kernels_mod.list_classes(k)
@@ -262,10 +291,12 @@ def make_plan(cfg: Config, kernels, rts, note) -> list:
             note(problem)
         left_out = [rt.name for rt in rts if rt not in plan.runtimes_for(k.name, rts)]
         if left_out:
-            info = kernels_mod.micro(k.name)
-            note(f"{k.name} runs under {', '.join(info.families)} only ({info.why_families}): "
-                 f"not run under {', '.join(left_out)}")
+            fams, why = kernels_mod.families(k.name)
+            left_out_by_reason.setdefault((fams, why, tuple(left_out)), []).append(k.name)
         workloads += mine
+    for (fams, why, left_out), names in left_out_by_reason.items():
+        note(f"{', '.join(names)} run{'s' if len(names) == 1 else ''} under "
+             f"{', '.join(fams)} only ({why}): not run under {', '.join(left_out)}")
     if cfg.layouts:
         workloads = plan.hybrid_workloads(workloads, list(cfg.layouts))
         return plan.build_plan(workloads, cfg.threads, rts, cfg.reps, cfg.serial_reps,
@@ -381,6 +412,7 @@ def main(args, repo_root: Path) -> int:
         "command": cfg.command,
         "machine": host,
         "settings": {"build_dir": str(cfg.build_dir), "kernels": [k.name for k in kernels],
+                     "compilers": cfg.compilers,
                      "classes": cfg.classes, "params": cfg.params, "quick": cfg.quick,
                      "threads": cfg.threads, "reps": cfg.reps, "serial_reps": cfg.serial_reps,
                      "timeout_s": cfg.timeout_s,

@@ -4,7 +4,10 @@ size classes, and what the driver must know about the microbenchmarks.
 
 Kernels are discovered rather than listed here because they are added by
 whoever writes them: every executable in BUILD/bench/ speaks the bench.h
-protocol, the microbenchmarks (`micro-*`, bench/micro/) included.  A kernel
+protocol, the microbenchmarks (`micro-*`, bench/micro/) included.  The same
+kernels built with clang (BUILD/bench/clang/NAME, when the build found
+clang) are the kernels NAME.clang: they call LLVM's ABI (__kmpc_*), so they
+run under LLVM libomp and xomp but not under GNU libgomp.  A kernel
 needs an entry in MICROBENCHMARKS only when its result is a cost per
 operation rather than a run time (the report then shows that cost), when it
 can run only under some runtimes, or when it has no meaningful serial
@@ -24,6 +27,21 @@ class Kernel:
     path: str
 
 
+COMPILERS = ("gcc", "clang")
+CLANG_SUFFIX = ".clang"  # NAME.clang: kernel NAME built with clang
+CLANG_FAMILIES = ("llvm", "xomp")
+CLANG_WHY = "built with clang: the LLVM ABI (__kmpc_*), which GNU libgomp does not implement"
+
+
+def base_name(name):
+    """The kernel's own name: fib for fib and fib.clang."""
+    return name[:-len(CLANG_SUFFIX)] if name.endswith(CLANG_SUFFIX) else name
+
+
+def compiler_of(name):
+    return "clang" if name.endswith(CLANG_SUFFIX) else "gcc"
+
+
 class KernelError(Exception):
     """A kernel could not be asked for its classes; str() is the reason."""
 
@@ -36,15 +54,10 @@ def _executable(path):
     return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
-def discover(build_dir, directory=None) -> list:
-    """All kernels in BUILD/bench (or `directory`), sorted by name (stable
-    table order; the microbenchmarks, micro-*, come after the kernels).
-
-    A kernel is BUILD/bench/NAME, or BUILD/bench/NAME/NAME: a kernel built
-    by its own CMake subdirectory (bench/posp) can end up inside that
-    directory's build folder of the same name.
-    """
-    directory = Path(directory) if directory else bench_dir(build_dir)
+def discover_in(directory, suffix="") -> list:
+    """The kernels in `directory` (NAME or NAME/NAME, see discover), each
+    named NAME + suffix."""
+    directory = Path(directory)
     if not directory.is_dir():
         return []
     kernels = []
@@ -56,9 +69,27 @@ def discover(build_dir, directory=None) -> list:
             continue
         for path in (entry.path, os.path.join(entry.path, entry.name)):
             if _executable(path):
-                kernels.append(Kernel(entry.name, os.path.abspath(path)))
+                kernels.append(Kernel(entry.name + suffix, os.path.abspath(path)))
                 break
     return kernels
+
+
+def discover(build_dir, compilers=("gcc",)) -> list:
+    """All kernels in BUILD/bench, sorted by name (stable table order;
+    the microbenchmarks, micro-*, come after the kernels), each gcc-built
+    one followed by its clang build when `compilers` has clang.
+
+    A kernel is BUILD/bench/NAME, or BUILD/bench/NAME/NAME: a kernel built
+    by its own CMake subdirectory (bench/posp) can end up inside that
+    directory's build folder of the same name.
+    """
+    gcc = discover_in(bench_dir(build_dir)) if "gcc" in compilers else []
+    clang = (discover_in(bench_dir(build_dir) / "clang", CLANG_SUFFIX)
+             if "clang" in compilers else [])
+    order = {k.name: i for i, k in enumerate(discover_in(bench_dir(build_dir)))}
+    return sorted(gcc + clang, key=lambda k: (order.get(base_name(k.name), len(order)),
+                                              base_name(k.name),
+                                              COMPILERS.index(compiler_of(k.name))))
 
 
 def list_classes(kernel: Kernel, timeout: float = 30.0) -> dict:
@@ -163,12 +194,20 @@ MICROBENCHMARKS = {
 
 def micro(name):
     """The Micro entry of a kernel, or None for an ordinary kernel."""
-    return MICROBENCHMARKS.get(name)
+    return MICROBENCHMARKS.get(base_name(name))
+
+
+def families(name):
+    """The runtime families a kernel runs under, and why not all of them."""
+    info = micro(name)
+    fams, why = (info.families, info.why_families) if info else (FAMILIES, "")
+    if compiler_of(name) == "clang":
+        fams, why = tuple(f for f in fams if f in CLANG_FAMILIES), CLANG_WHY
+    return fams, why
 
 
 def runs_under(name, family) -> bool:
-    info = micro(name)
-    return info is None or family in info.families
+    return family in families(name)[0]
 
 
 def has_serial(name) -> bool:

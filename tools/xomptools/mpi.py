@@ -29,7 +29,7 @@ import re
 import shutil
 from pathlib import Path
 
-from .kernels import discover
+from .kernels import discover_in
 
 MPIRUN_NAMES = ("mpirun", "mpiexec")
 _LAYOUT = re.compile(r"(\d+)(?:x(\d+))?\Z")
@@ -41,7 +41,7 @@ def hybrid_dir(build_dir) -> Path:
 
 def discover_hybrid(build_dir) -> list:
     """The hybrid kernels in BUILD/bench/mpi, sorted by name."""
-    return discover(build_dir, hybrid_dir(build_dir))
+    return discover_in(hybrid_dir(build_dir))
 
 
 def find_mpirun():

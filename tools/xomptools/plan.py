@@ -36,6 +36,12 @@ QUICK_PARAMS = {
     "heat": ("taskloop,512,400", "for,512,400"),
     "cg": ("taskloop,256,200", "for,256,200"),
     "contend": ("taskloop,1000000,20", "for,1000000,20"),
+    # The replay kernels: both forms (plain tasks, the API's iterative scheme).
+    "replay-heat": ("plain,1024,1024,12,16", "api,1024,1024,12,16"),
+    "replay-fdtd": ("plain,1024,1024,8,16", "api,1024,1024,8,16"),
+    "replay-floyd": ("plain,256,16", "api,256,16"),
+    "replay-cg": ("plain,65536,15,10,1024", "api,65536,15,10,1024"),
+    "replay-scan": ("plain,8388608,32768,8", "api,8388608,32768,8"),
 }
 
 # --group NAME: a set of kernels and the runtimes that compare them (the
@@ -46,6 +52,13 @@ GROUPS = {
     "taskloop": {
         "kernels": ("triad", "heat", "cg", "contend"),
         "runtimes": ("gomp", "llvm", "xomp:XOMP_TASKLOOP=plain", "xomp:XOMP_TASKLOOP=ilan"),
+    },
+    # Locality by replay (src/locality/replay.h): the plain form on xomp
+    # without replay and in the automatic form (XOMP_REPLAY=relws), the API
+    # form (the seed's scheme), against libgomp and libomp.
+    "replay": {
+        "kernels": ("replay-heat", "replay-fdtd", "replay-floyd", "replay-cg", "replay-scan"),
+        "runtimes": ("gomp", "llvm", "xomp", "xomp:XOMP_REPLAY=relws"),
     },
 }
 QUICK_THREADS = (1, 2)
@@ -150,8 +163,9 @@ def workloads_for(kernel: Kernel, classes, class_names=(), params=(), quick=Fals
         return [Workload(kernel, name, p, False) for p in points]
 
     if quick:
-        if kernel.name in QUICK_PARAMS:
-            return [Workload(kernel, "quick", p, False) for p in QUICK_PARAMS[kernel.name]], []
+        base = kernels.base_name(kernel.name)
+        if base in QUICK_PARAMS:
+            return [Workload(kernel, "quick", p, False) for p in QUICK_PARAMS[base]], []
         return by_class("test"), []
     if params:
         return [Workload(kernel, "custom", p, False) for p in params], []
@@ -166,7 +180,8 @@ def workloads_for(kernel: Kernel, classes, class_names=(), params=(), quick=Fals
 
 
 def runtimes_for(kernel_name, runtimes):
-    """The runtimes a kernel runs under (micro-deque: xomp's only)."""
+    """The runtimes a kernel runs under (micro-deque: xomp's only; a clang
+    build: not libgomp)."""
     return [rt for rt in runtimes if kernels.runs_under(kernel_name, rt.family)]
 
 

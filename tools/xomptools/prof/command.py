@@ -96,6 +96,8 @@ def report_text(profile, analysis):
     out.append(_section("Counters per thread", tables.counters_per_thread(profile)))
     out.append(_section("ILAN taskloops (XOMP_TASKLOOP=ilan): the search and the units",
                         tables.taskloops(profile)))
+    out.append(_section("Recorded regions (steal-tree replay): steal points and affinity per "
+                        "execution", tables.replays(profile)))
     if analysis is not None:
         out.append(_section(_sizes_title(profile, [analysis]),
                             tables.size_histogram([analysis], [profile.name], profile.tick_unit)))
@@ -135,6 +137,7 @@ def to_json(profile, analysis):
         "counters": {str(t.index): dict(t.values, kind=t.kind) for t in profile.counters},
         "totals": profile.totals(),
         "taskloops": [vars(r) for r in profile.taskloops],
+        "replays": [vars(r) for r in profile.replays],
     }
     if analysis is not None:
         s = profile.seconds

@@ -36,6 +36,9 @@ TASKLOOP_FULL, TASKLOOP_SEARCHING, TASKLOOP_UNITS = 0x8000, 0x4000, 0x3fff
 TASKLOOP_COLUMNS = ("loop", "function", "iterations", "tasks", "threads", "unit_kind", "units",
                     "executions", "measured", "record", "phase", "units_used", "unit_ids",
                     "policy", "seconds", "unit", "unit_iterations", "unit_away")
+# replay.csv (steal-tree record and replay, docs/profiling.md): its columns.
+REPLAY_COLUMNS = ("region", "kind", "execution", "mode", "threads", "tasks", "applied",
+                  "recorded", "honoured", "overridden", "unrecorded", "affinity", "seconds")
 BEGIN, END, INSTANT = 0, 1, 2
 TASK_UNDEFERRED = 1
 THREAD_KINDS = ("initial", "pool", "user")
@@ -83,6 +86,7 @@ class Profile:
     start_ticks: int = 0
     dump_ticks: int = 0
     taskloops: list = field(default_factory=list)  # TaskloopRecord; empty without ILAN
+    replays: list = field(default_factory=list)    # ReplayRecord; empty when nothing was recorded
 
     @property
     def name(self):
@@ -167,6 +171,51 @@ def _taskloops(path):
         except ValueError:
             raise ProfileError(f"{file}:{number}: a malformed row") from None
         records.append(rec)
+    return records
+
+
+@dataclass
+class ReplayRecord:
+    """One row of replay.csv: an execution of a recorded region."""
+    region: str
+    kind: str
+    execution: int
+    mode: str
+    threads: int
+    tasks: int
+    applied: int
+    recorded: int
+    honoured: int
+    overridden: int
+    unrecorded: int
+    affinity: float   # None: nothing to compare with
+    seconds: float
+
+
+def _replays(path):
+    """replay.csv, when the run recorded a region (else [])."""
+    file = path / "replay.csv"
+    if not file.is_file():
+        return []
+    with file.open(newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows or tuple(rows[0]) != REPLAY_COLUMNS:
+        raise ProfileError(f"{file}: the header is not {','.join(REPLAY_COLUMNS)}")
+    records = []
+    ints = ("execution", "threads", "tasks", "applied", "recorded", "honoured", "overridden",
+            "unrecorded")
+    for number, row in enumerate(rows[1:], 2):
+        if len(row) != len(REPLAY_COLUMNS):
+            raise ProfileError(f"{file}:{number}: {len(row)} fields, expected "
+                               f"{len(REPLAY_COLUMNS)} (truncated file?)")
+        v = dict(zip(REPLAY_COLUMNS, row))
+        try:
+            records.append(ReplayRecord(**{k: int(v[k]) for k in ints}, region=v["region"],
+                                        kind=v["kind"], mode=v["mode"],
+                                        affinity=float(v["affinity"]) if v["affinity"] else None,
+                                        seconds=float(v["seconds"])))
+        except ValueError:
+            raise ProfileError(f"{file}:{number}: a malformed row") from None
     return records
 
 
@@ -311,4 +360,5 @@ def read_profile(path) -> Profile:
     elif meta["mode"] not in ("counters", "off"):
         raise ProfileError(f"{path / 'meta.txt'}: unknown mode {meta['mode']!r}")
     profile.taskloops = _taskloops(path)
+    profile.replays = _replays(path)
     return profile

@@ -5,7 +5,10 @@
   (the seed's Figure 4.1, left);
 - task-counts.png: tasks created and run per thread (Figure 4.1, right);
 - task-sizes.png: the task-size distribution in log2 buckets;
-- gantt.png: each thread's states over time, for short runs.
+- gantt.png: each thread's states over time, for short runs;
+- affinity.png: the recorded regions' affinity over their executions
+  (steal-tree replay: the share of tasks run by the thread that ran them
+  in the execution before).
 
 matplotlib is optional, as for `xomp bench`: without it the tables are
 still printed and one line says why there are no figures.
@@ -98,6 +101,23 @@ def draw_gantt(ax, analysis):
     ax.set_xlabel(f"time since the first region began ({unit})")
 
 
+def draw_affinity(ax, profile):
+    """Affinity over executions, one line per recorded region that had
+    something to compare with (replay.csv)."""
+    by_region = {}
+    for rec in profile.replays:
+        if rec.affinity is not None:
+            by_region.setdefault(f"{rec.kind} {rec.region}", []).append(rec)
+    for label, recs in by_region.items():
+        ax.plot([r.execution for r in recs], [r.affinity for r in recs], marker="o",
+                markersize=3, label=label[:48])
+    ax.set_xlabel("execution", fontsize=9)
+    ax.set_ylabel("affinity (tasks on last\nexecution's thread)", fontsize=9)
+    ax.set_ylim(0, 1.05)
+    ax.grid(alpha=0.3)
+    ax.set_title(f"{profile.name}: affinity over iterations", fontsize=10)
+
+
 def _legend(fig, axes):
     entries = {}  # label -> handle, first one wins
     for ax in axes:
@@ -154,6 +174,10 @@ def make_figures(profile, analysis, out_dir, warn, gantt_note=None):
         fig, ax = plt.subplots(figsize=(5, _height(n) + 0.7))
         draw_task_counts(ax, profile, f"{profile.name}: tasks per thread")
         yield "task-counts.png", fig, [ax]
+        if any(r.affinity is not None for r in profile.replays):
+            fig, ax = plt.subplots(figsize=(7, 3.4))
+            draw_affinity(ax, profile)
+            yield "affinity.png", fig, [ax]
         if analysis is None:
             return
         fig, ax = plt.subplots(figsize=(6, 3.2))

@@ -274,3 +274,25 @@ def taskloops(profile):
             parts.append(render([head.unit_kind, "iterations run", "homed elsewhere", "share"],
                                 rows))
     return "\n\n".join(parts)
+
+
+def replays(profile):
+    """The recorded regions (replay.csv): per region, its executions with
+    the steal points and the affinity; None when the run recorded none."""
+    by_region = {}
+    for rec in profile.replays:
+        by_region.setdefault((rec.kind, rec.region), []).append(rec)
+    if not by_region:
+        return None
+    parts = []
+    for (kind, region), recs in by_region.items():
+        parts.append(f"{kind} {region}: {len(recs)} executions")
+        rows = [[str(r.execution), r.mode, str(r.threads), fmt_count(r.tasks), str(r.applied),
+                 str(r.recorded), str(r.honoured), str(r.overridden), str(r.unrecorded),
+                 f"{r.affinity:.3f}" if r.affinity is not None else NA,
+                 f"{r.seconds * 1e3:.3f}"] for r in recs]
+        parts.append(render(["execution", "mode", "threads", "tasks", "applied", "recorded",
+                             "honoured", "overridden", "unrecorded", "affinity", "time (ms)"],
+                            rows, [True, False, True, True, True, True, True, True, True, True,
+                                   True]))
+    return "\n\n".join(parts)
