@@ -359,7 +359,7 @@ static struct xomp_thread *member_thread(struct xomp_team *team, struct xomp_thr
 
 /* Called by the master before it launches the members: they are docked,
  * and their place and handle were last written before the master acquired
- * them (pool lock, or the previous region's left_region release). */
+ * them (pool lock, or the previous region's release RMWs on the team's `left`). */
 void xomp_affinity_region_display(struct xomp_team *team, struct xomp_thread *master)
 {
     unsigned n = team->nthreads;

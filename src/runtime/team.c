@@ -161,6 +161,12 @@ static void *xcalloc(size_t n, size_t size)
     return p;
 }
 
+/* Counters of members that left (struct xomp_left_group) a team needs. */
+static unsigned left_groups(unsigned capacity)
+{
+    return capacity > 1 ? (capacity - 1 + XOMP_LEFT_GROUP - 1) / XOMP_LEFT_GROUP : 1;
+}
+
 struct xomp_team *xomp_team_create(unsigned capacity, unsigned level)
 {
     struct xomp_team *team = aligned_alloc(64, (sizeof *team + 63) & ~(size_t)63);
@@ -177,13 +183,18 @@ struct xomp_team *xomp_team_create(unsigned capacity, unsigned level)
     team->member_part_first = xcalloc(capacity, sizeof *team->member_part_first);
     team->member_part_len = xcalloc(capacity, sizeof *team->member_part_len);
     team->member_map = xcalloc(capacity, sizeof *team->member_map);
+    size_t gbytes = left_groups(capacity) * sizeof *team->left_groups;
+    team->left_groups = aligned_alloc(64, gbytes);
+    if (!team->left_groups)
+        xomp_fatal("out of memory allocating a team of %u threads", capacity);
+    memset(team->left_groups, 0, gbytes);
     team->node_members = xcalloc(capacity, sizeof *team->node_members);
     for (unsigned i = 0; i < capacity; i++) {
         struct xomp_worker *w = &workers[i];
         w->team = team;
         w->id = i;
         w->bar_ticket = 1; /* report cells start at 0: ticket 0 would read as reported */
-        xomp_deque_init(&w->deque, xomp_cfg.queue_size);
+        xomp_deque_init(&w->deque, 0); /* an array once it queues a task */
         w->implicit_task = xomp_task_alloc_small(&xomp_self()->cache);
         xomp_task_init_implicit(w->implicit_task, NULL, team, NULL, &xomp_cfg.icv);
     }
@@ -191,36 +202,35 @@ struct xomp_team *xomp_team_create(unsigned capacity, unsigned level)
     return team;
 }
 
-struct left_wait {
-    struct xomp_team *team;
-    unsigned n;
-};
+/* The counter whose target says that every member left: the only group's,
+ * or left_all's. */
+static struct xomp_left_group *left_top(struct xomp_team *team)
+{
+    return left_groups(team->capacity) > 1 ? &team->left_all : &team->left_groups[0];
+}
 
 static bool all_left(void *arg)
 {
-    const struct left_wait *lw = arg;
-    for (unsigned i = 1; i < lw->n; i++)
-        /* acquire: pairs with the member's release store when it leaves. */
-        if (atomic_load_explicit(&lw->team->workers[i].left_region, memory_order_acquire) !=
-            lw->team->region)
-            return false;
-    return true;
+    struct xomp_left_group *top = left_top(arg);
+    /* acquire: pairs with the release RMWs of the members (a release
+     * sequence, through the group counters' acq_rel RMWs), so that
+     * everything they did in the team happens before. */
+    return atomic_load_explicit(&top->left, memory_order_acquire) == top->target;
 }
 
-/* Wait until members 1..n-1 of the last region have left it entirely (they
- * may still be passing the release down the tree).  Each member wakes the
- * master after it left (xomp_team_member_run). */
-static void team_wait_left(struct xomp_team *team, unsigned n)
+/* Wait until the members of the last region have left it entirely (they
+ * may still be passing the release down the tree).  The last one to leave
+ * wakes the master (member_leave). */
+static void team_wait_left(struct xomp_team *team)
 {
-    struct left_wait lw = {team, n};
-    if (all_left(&lw))
+    if (all_left(team))
         return;
     struct xomp_thread *self = xomp_self();
     struct xomp_idle idle;
     xomp_idle_begin(&idle, &self->waker, &self->spin, XOMP_SLEEP_PLAIN);
     idle.partner = &team->workers[1].thread->waker; /* one of those we wait for */
-    while (!all_left(&lw))
-        xomp_idle_step(&idle, all_left, &lw);
+    while (!all_left(team))
+        xomp_idle_step(&idle, all_left, team);
     xomp_idle_end(&idle);
 }
 
@@ -228,33 +238,37 @@ void xomp_team_quiesce(struct xomp_thread *master)
 {
     for (unsigned slot = 0; slot < XOMP_HOT_LEVELS; slot++)
         if (master->hot_team[slot])
-            team_wait_left(master->hot_team[slot], master->hot_team[slot]->nthreads);
+            team_wait_left(master->hot_team[slot]);
+}
+
+/* The threads the team keeps between regions go back to the idle pool
+ * (its members have left its last region). */
+static void team_give_back_threads(struct xomp_team *team)
+{
+    if (!team->keeps_threads || !team->reserved)
+        return;
+    struct xomp_thread *threads[team->reserved];
+    for (unsigned i = 0; i < team->reserved; i++)
+        threads[i] = team->workers[i + 1].thread;
+    xomp_pool_release(threads, team->reserved);
+    team->reserved = 0;
 }
 
 void xomp_team_release_hot_threads(struct xomp_thread *master)
 {
     for (unsigned slot = 0; slot < XOMP_HOT_LEVELS; slot++) {
         struct xomp_team *team = master->hot_team[slot];
-        if (!team || !team->keeps_threads || !team->reserved)
-            continue;
-        team_wait_left(team, team->nthreads);
-        struct xomp_thread *threads[team->reserved];
-        for (unsigned i = 0; i < team->reserved; i++)
-            threads[i] = team->workers[i + 1].thread;
-        xomp_pool_release(threads, team->reserved);
-        team->reserved = 0;
+        if (team && team->keeps_threads && team->reserved) {
+            team_wait_left(team);
+            team_give_back_threads(team);
+        }
     }
 }
 
 void xomp_team_destroy(struct xomp_team *team)
 {
-    team_wait_left(team, team->nthreads);
-    if (team->keeps_threads && team->reserved) {
-        struct xomp_thread *threads[team->reserved];
-        for (unsigned i = 0; i < team->reserved; i++)
-            threads[i] = team->workers[i + 1].thread;
-        xomp_pool_release(threads, team->reserved);
-    }
+    team_wait_left(team);
+    team_give_back_threads(team);
     struct xomp_thread *self = xomp_self();
     for (unsigned i = 0; i < team->capacity; i++) {
         struct xomp_worker *w = &team->workers[i];
@@ -273,8 +287,24 @@ void xomp_team_destroy(struct xomp_team *team)
     free(team->member_part_len);
     free(team->member_map);
     free(team->node_members);
+    free(team->left_groups);
     free(team->taskloop_units);
     free(team);
+}
+
+unsigned xomp_team_release_hot(struct xomp_thread *master)
+{
+    unsigned most = 0;
+    for (unsigned slot = 0; slot < XOMP_HOT_LEVELS; slot++) {
+        struct xomp_team *team = master->hot_team[slot];
+        if (!team)
+            continue;
+        master->hot_team[slot] = NULL;
+        if (team->keeps_threads && team->reserved > most)
+            most = team->reserved;
+        xomp_team_destroy(team);
+    }
+    return most;
 }
 
 /* A team object for a region of n threads at `level`, with threads for
@@ -346,9 +376,58 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
     xomp_bind_member(thr, team, id);
 }
 
+/* Launch the members member `id` starts in the fork tree: a member starts
+ * its subtree before it runs the region, so that a fork costs
+ * fork_arity launches times the depth of the tree on its longest path,
+ * not one launch per member on the master's. */
+static void launch_subtree(struct xomp_thread *self, struct xomp_team *team, unsigned id)
+{
+    unsigned n = team->nthreads, k = team->fork_arity;
+    for (unsigned c = id * k + 1; c <= id * k + k && c < n; c++)
+        xomp_thread_launch(team->workers[c].thread, team, c, self);
+}
+
+/* Member `id` (not the master) no longer touches the team: it counts
+ * itself out in its group, and if that completes the group, the group in
+ * left_all; whoever completes the last counter wakes the master.  A
+ * member's last access to the team is the RMW that did not complete a
+ * counter: afterwards the team may be reused or freed (it reads what it
+ * needs first; thread states are never freed). */
+static void member_leave(struct xomp_team *team, unsigned id)
+{
+    struct xomp_thread *master = team->master;
+    struct xomp_left_group *group = &team->left_groups[(id - 1) / XOMP_LEFT_GROUP];
+    struct xomp_left_group *all = left_groups(team->capacity) > 1 ? &team->left_all : NULL;
+    uint64_t group_target = group->target, all_target = all ? all->target : 0;
+    /* acq_rel: release, so that the master's acquire in all_left knows we
+     * are out; acquire, so that the one completing the group carries the
+     * others' releases on to left_all. */
+    if (atomic_fetch_add_explicit(&group->left, 1, memory_order_acq_rel) + 1 != group_target)
+        return;
+    /* acq_rel: as above. */
+    if (all && atomic_fetch_add_explicit(&all->left, 1, memory_order_acq_rel) + 1 != all_target)
+        return;
+    /* The last one out: the master may be waiting (team_wait_left). */
+    xomp_wake_if_sleeping(&master->waker);
+}
+
+/* The master, before it launches a region of n members: the counts at
+ * which all of them will have left. */
+static void left_targets(struct xomp_team *team, unsigned n)
+{
+    unsigned groups = 0;
+    for (unsigned first = 1; first < n; first += XOMP_LEFT_GROUP, groups++) {
+        unsigned in_group = n - first < XOMP_LEFT_GROUP ? n - first : XOMP_LEFT_GROUP;
+        team->left_groups[groups].target += in_group;
+    }
+    if (left_groups(team->capacity) > 1)
+        team->left_all.target += groups;
+}
+
 /* Run by a pool thread launched on member `id` (thread.c's dock loop). */
 void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsigned id)
 {
+    launch_subtree(thr, team, id);
     xomp_prof_region_begin(thr, team->level);
     member_begin(thr, team, id);
     XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_IMPLICIT, id, team->nthreads);
@@ -360,17 +439,11 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
     xomp_barrier_wait_region_end(thr);
     XOMP_HOOK(xomp_ompt_implicit_end(thr, team, id));
     xomp_prof_region_end(thr, team->master, team->region);
-    uint64_t region = thr->region_seen;
     thr->team = NULL;
     thr->worker = NULL;
     thr->task = &thr->initial_task;
-    struct xomp_thread *master = team->master;
-    /* release: the master's acquire in team_wait_left knows we are out. */
-    atomic_store_explicit(&team->workers[id].left_region, region, memory_order_release);
-    /* The master may be waiting for us (team_wait_left).  We read it
-     * before our store: afterwards the team may be reused; thread states
-     * are never freed. */
-    xomp_wake_if_sleeping(&master->waker);
+    thr->dock_crowded = team->nthreads > xomp_cfg.ncpus;
+    member_leave(team, id);
 }
 
 /* ---- regions ---- */
@@ -403,9 +476,11 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
         group_release(cg, reserved - n);
     /* Members of the previous region may still be passing its release down
      * the tree: wait until none touches the team before changing it. */
-    team_wait_left(team, team->nthreads);
+    team_wait_left(team);
 
     team->nthreads = n;
+    left_targets(team, n);
+    team->fork_arity = XOMP_FORK_ARITY;
     team->cgroup = cg;
     team->cg_reserved = counted ? n - 1 : 0;
     team->run_tasks_now = n == 1 && xomp_cfg.solo == XOMP_SOLO_RUN;
@@ -435,6 +510,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
      * member's task counters start from zero (member_begin). */
     team->bar.base_ticket = team->workers[0].bar_ticket;
     team->bar.arity = xomp_barrier_arity(n);
+    team->bar.crowded = n > xomp_cfg.ncpus;
     team->bar.final_spawned = 0;
     atomic_store_explicit(&team->bar.detached_finished, 0, memory_order_relaxed);
     team->bar.central_base_arrived =
@@ -451,8 +527,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     xomp_affinity_on_region_start(team, thr); /* OMP_DISPLAY_AFFINITY */
     /* Before any member starts: the tool sees the region begin first. */
     XOMP_HOOK(xomp_ompt_parallel_begin(thr, team, num_threads, runtime_invokes, codeptr));
-    for (unsigned i = 1; i < n; i++)
-        xomp_thread_launch(team->workers[i].thread, team, i);
+    launch_subtree(thr, team, 0);
     member_begin(thr, team, 0);
     XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_IMPLICIT, 0, n);
               xomp_ompt_implicit_begin(thr, team, 0));
@@ -490,7 +565,7 @@ void xomp_parallel_end(void)
     if (!team->keeps_threads && n > 1) {
         /* Nested team: its threads go back to the pool, but only once they
          * no longer touch this team (it may be reused with other threads). */
-        team_wait_left(team, n);
+        team_wait_left(team);
         struct xomp_thread *threads[n - 1];
         for (unsigned i = 1; i < n; i++)
             threads[i - 1] = team->workers[i].thread;

@@ -32,6 +32,11 @@ struct xomp_thread;
 struct xomp_team;
 struct xomp_replay_ctx;
 
+/* Members a member launches when a region starts (the fork tree): teams
+ * of up to 9 are launched by the master alone, as before there was a
+ * tree; 1,000 members take 4 levels. */
+#define XOMP_FORK_ARITY 8
+
 /* A contention group (OpenMP 5.1, 1.2): an initial thread -- the program's,
  * another thread of the program, or a host target region's -- and the
  * threads of every team started inside it.  thread-limit-var bounds
@@ -47,6 +52,18 @@ struct xomp_member_map {
     uint16_t first; /* its node's members: team->node_members[first, first + len) */
     uint16_t len;
     uint16_t slot;  /* its own index in team->node_members */
+};
+
+/* Members 64g+1 ... 64g+64 count themselves out of a region here, each
+ * with one RMW once it no longer touches the team (and the one that
+ * completes the group counts the group out in the team's left_all);
+ * `target` is the count once every member of the group in the last region
+ * left (counted over the team's life; written by the master before it
+ * launches a region). */
+#define XOMP_LEFT_GROUP 64
+struct xomp_left_group {
+    _Alignas(64) _Atomic uint64_t left;
+    uint64_t target;
 };
 
 struct xomp_worker {
@@ -80,9 +97,6 @@ struct xomp_worker {
 
     /* ---- tasks given to this member (sched.h xomp_sched_give); locked ---- */
     struct xomp_inbox inbox;
-
-    /* ---- written by this member after it fully left the region ---- */
-    _Alignas(64) _Atomic uint64_t left_region;
 
     struct xomp_bar_node bar;
     /* A task block from the task caches, not a field: task blocks are
@@ -119,6 +133,13 @@ struct xomp_team {
      * Its own line: read at every task publication, written only when
      * members fall asleep or wake. */
     _Alignas(64) _Atomic uint64_t sleepers;
+    /* Members that left a region, counted per group of XOMP_LEFT_GROUP
+     * members (left_groups[(id - 1) / XOMP_LEFT_GROUP]), and, when the team
+     * has room for more than one group, the groups that did (left_all):
+     * the master waits for the target before it changes the team
+     * (sched/README.md, "Leaving and reusing"). */
+    struct xomp_left_group *left_groups;
+    struct xomp_left_group left_all;
     /* Queued tasks that belong in no deque: priorities, tasks uncovered by
      * a constrained waiter, tasks made ready from outside (sched/pools.h). */
     struct xomp_pools pools;
@@ -143,6 +164,9 @@ struct xomp_team {
     struct xomp_cgroup *cgroup;
     unsigned cg_reserved;
     struct xomp_taskgroup *implicit_taskgroup; /* task reductions of the region */
+    /* The members a member launches when it starts (the fork tree): those
+     * of ids fork_arity * id + 1 ... + fork_arity. */
+    unsigned fork_arity;
     /* single copyprivate of the LLVM ABI: the data of the member that ran
      * the single, published between two barriers (abi/kmp_sync.c). */
     void *copyprivate;
@@ -200,6 +224,9 @@ void xomp_parallel_end(void);
 struct xomp_team *xomp_team_create(unsigned capacity, unsigned level);
 void xomp_team_destroy(struct xomp_team *team);
 
+/* `master` exits: its hot teams are destroyed, their threads go back to
+ * the pool.  Returns the most threads one of them held (0 if none). */
+unsigned xomp_team_release_hot(struct xomp_thread *master);
 /* Give the threads `master`'s outermost hot team keeps back to the idle
  * pool, once its members have left its last region (OMPT finalization:
  * then they can exit).  Call it outside any region; the team takes

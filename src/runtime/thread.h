@@ -57,10 +57,15 @@ struct xomp_thread {
     uint32_t launch_seen;
     struct xomp_team *next_team;          /* written before the bump */
     unsigned next_id;
-    /* The master of the last launch (thread states outlive teams); read by
-     * the docked thread as a hint while the next launch may write it. */
+    /* The launcher of the last launch (thread states outlive teams); read
+     * by the docked thread as a hint while the next launch may write it. */
     _Atomic(struct xomp_thread *) launched_by;
     bool exit_requested;
+    /* ... by a thread that waits for it to exit (NULL: nobody waits). */
+    struct xomp_pool_exit *exit_wait;
+    /* Its last team had more members than there are CPUs: they all dock
+     * at once, so it sleeps there without spinning. */
+    bool dock_crowded;
 
     /* ---- identity and bookkeeping (rarely touched) ---- */
     /* Creation number, 0 for the initial thread: the "global thread
@@ -109,11 +114,19 @@ void xomp_pool_release(struct xomp_thread **threads, unsigned count);
 
 /* Tell every idle pool thread to exit, and wait until all have: each
  * calls hook(itself) first (OMPT's thread_end at finalization).  Threads
- * held by teams are not idle (xomp_team_release_hot_threads). */
+ * held by teams are not idle (xomp_team_release_hot_threads).  Without a
+ * hook they exit on their own, unawaited. */
 void xomp_pool_exit_idle(void (*hook)(struct xomp_thread *));
 
-/* Start a docked pool thread on member `id` of `team`. */
-void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id);
+/* Start a docked pool thread on member `id` of `team` (`by`: the calling
+ * thread, the launcher). */
+void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id,
+                        struct xomp_thread *by);
+
+/* Stack size of the pool threads created from now on (0: the system's
+ * default): OMP_STACKSIZE until changed. */
+size_t xomp_pool_stacksize(void);
+void xomp_set_pool_stacksize(size_t bytes);
 
 /* Stack size of the pool threads created from now on (0: the system's
  * default): OMP_STACKSIZE until changed. */
@@ -123,9 +136,5 @@ void xomp_set_pool_stacksize(size_t bytes);
 /* Call fn on every thread state (statistics, diagnostics). */
 void xomp_threads_foreach(void (*fn)(struct xomp_thread *, void *), void *arg);
 
-/* Threads in use in the whole process (every contention group), for
- * dyn-var and oversubscription (team.c); OMP_THREAD_LIMIT counts per
- * contention group (struct xomp_cgroup). */
-extern _Atomic unsigned xomp_busy_threads;
 
 #endif

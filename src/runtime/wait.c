@@ -79,8 +79,9 @@ void xomp_wake(struct xomp_waker *w)
 /* The shortest spin budget adaptation leaves (a hand-off between two
  * running threads takes well under this). */
 #define SPIN_MIN_NS 2000u
-/* The yield phase: at most this many yields, and at least until this much
- * time has passed since the wait began, before sleeping. */
+/* The yield phase: this many yields, and at least until this much time has
+ * passed since the wait began, before sleeping (fewer yields when threads
+ * outnumber CPUs: yields_max). */
 #define YIELDS_MAX 16u
 #define YIELD_PHASE_NS 20000u
 
@@ -92,6 +93,7 @@ void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xo
     idle->kind = kind;
     idle->sleepers = NULL;
     idle->offer = 0;
+    idle->light_when_quiet = false;
     idle->waiting_in = NULL;
     idle->partner = NULL;
     idle->start_ns = 0;
@@ -99,6 +101,7 @@ void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xo
     idle->polls = 0;
     idle->yields = 0;
     idle->slept = false;
+    idle->sleep_at_once = false;
     idle->kept_awake = false;
     /* Where we wait, for waiters that wait for us (spin_budget).  glibc
      * reads it from the rseq area: a load.  relaxed: advice; stored only
@@ -151,14 +154,23 @@ static void sleep_step(struct xomp_idle *idle, bool (*recheck)(void *), void *ar
     /* relaxed, both: ordered before the recheck by the fence below. */
     atomic_store_explicit(&self->sleeping, 1, memory_order_relaxed);
     uint64_t unit = idle->offer == XOMP_OFFER_FREE ? XOMP_SLEEPERS_FREE : XOMP_SLEEPERS_CONSTRAINED;
+    uint64_t before = 0;
     if (idle->sleepers) {
         /* release: pairs with the publishers' acquire load (notify.c): the
          * task it names is initialized before they read it. */
         atomic_store_explicit(&self->waiting_in, idle->waiting_in, memory_order_release);
         atomic_store_explicit(&self->offer, idle->offer, memory_order_relaxed);
-        atomic_fetch_add_explicit(idle->sleepers, unit, memory_order_relaxed);
+        /* acq_rel: release, so that a publisher whose acquire read of the
+         * word follows this RMW sees our offer; acquire, so that we see the
+         * task of a publisher whose clear of QUIET came before it
+         * (src/sched/README.md, "Quiet phases"). */
+        before = atomic_fetch_add_explicit(idle->sleepers, unit, memory_order_acq_rel);
     }
-    if (idle->kind == XOMP_SLEEP_TASKS)
+    /* No task queued in the team since its barrier released, and our other
+     * wakers fence: the first publisher's RMW will count us (src/sched/
+     * README.md, "Quiet phases"), so the plain fence below suffices. */
+    bool quiet = idle->light_when_quiet && (before & XOMP_SLEEPERS_QUIET);
+    if (idle->kind == XOMP_SLEEP_TASKS && !quiet)
         /* Pairs with xomp_publish_fence in the task publishers (README,
          * "Task publication"): either our recheck sees their task or they
          * see our flags. */
@@ -183,6 +195,22 @@ static void sleep_step(struct xomp_idle *idle, bool (*recheck)(void *), void *ar
     xomp_idle_reset(idle);
 }
 
+/* Yields before sleeping.  With c threads busy per CPU one yield lets
+ * the c - 1 others run (each for a slice, or until it yields or sleeps
+ * too): the yields of a wait pass the CPU around YIELDS_MAX / c times, so
+ * that a thread we wait for that shares our CPU runs before we sleep --
+ * and none past YIELDS_MAX threads a CPU, where sleeping is cheaper than
+ * circling the run queue (1,000 threads on 2 CPUs: a yield lets 500 run). */
+static uint32_t yields_max(void)
+{
+    /* relaxed: advice. */
+    if (!atomic_load_explicit(&xomp_oversubscribed, memory_order_relaxed))
+        return YIELDS_MAX;
+    unsigned per_cpu = atomic_load_explicit(&xomp_busy_threads, memory_order_relaxed) /
+                       (xomp_cfg.ncpus ? xomp_cfg.ncpus : 1);
+    return YIELDS_MAX / (per_cpu ? per_cpu : 1);
+}
+
 bool xomp_idle_pause(struct xomp_idle *idle)
 {
     if (++idle->polls % POLLS_PER_CLOCK_READ != 1) {
@@ -204,15 +232,17 @@ bool xomp_idle_pause(struct xomp_idle *idle)
     }
     idle->kept_awake = idle->spin->keep_awake;
     uint64_t waited = now - idle->start_ns;
-    if (!xomp_cfg.spin_ns && !idle->spin->keep_awake)
-        return true; /* OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0: sleep at once */
+    if (idle->sleep_at_once || (!xomp_cfg.spin_ns && !idle->spin->keep_awake))
+        return true; /* sleep_at_once; OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0 */
     if (waited < spin_budget(idle)) {
         xomp_cpu_relax();
         return false;
     }
     /* Spinning did not end the wait: let other threads have the CPU (a
      * thread we wait for may be queued behind us), for a while. */
-    if (idle->yields < YIELDS_MAX || waited < YIELD_PHASE_NS || idle->spin->keep_awake) {
+    uint32_t most = yields_max();
+    if (idle->yields < most || (most == YIELDS_MAX && waited < YIELD_PHASE_NS) ||
+        idle->spin->keep_awake) {
         idle->yields++;
         idle->polls = 0; /* poll once after each yield, then yield again */
         sched_yield();

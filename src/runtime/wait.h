@@ -71,9 +71,12 @@ enum xomp_sleep_kind {
 #define XOMP_OFFER_CONSTRAINED 2u
 /* A team's sleepers word: members asleep in a barrier in the low half,
  * members asleep in a wait under the tied-task constraint in the high
- * half (sched/notify.c). */
+ * half (sched/notify.c); its top bit, QUIET, says that no task went into
+ * a member's deque since the team barrier last released (src/sched/README.md,
+ * "Quiet phases"). */
 #define XOMP_SLEEPERS_FREE UINT64_C(1)
 #define XOMP_SLEEPERS_CONSTRAINED (UINT64_C(1) << 32)
+#define XOMP_SLEEPERS_QUIET (UINT64_C(1) << 63)
 
 struct xomp_idle {
     struct xomp_waker *waker;
@@ -83,6 +86,10 @@ struct xomp_idle {
      * publishers know to wake one (sched/notify.c); NULL for other waits. */
     _Atomic uint64_t *sleepers;
     uint32_t offer;   /* XOMP_OFFER_FREE or XOMP_OFFER_CONSTRAINED */
+    /* A free task waiter whose other wakers fence: while its team's
+     * sleepers word says QUIET it sleeps after a seq_cst fence, not the
+     * process-wide barrier (src/sched/README.md, "Quiet phases"). */
+    bool light_when_quiet;
     void *waiting_in; /* the constraint of a constrained waiter */
     /* The thread the waiter mostly waits for, when it knows one (its
      * waker's cpu is compared with ours), or NULL. */
@@ -92,6 +99,10 @@ struct xomp_idle {
     uint32_t polls;
     uint32_t yields;
     bool slept;        /* this wait went to sleep at least once */
+    /* Sleep without spinning or yielding first (set by the caller after
+     * xomp_idle_begin): for waits that many threads enter at once, where
+     * spinning only takes the CPU from the others. */
+    bool sleep_at_once;
     bool kept_awake;   /* spin->keep_awake held at the last pause */
 };
 
@@ -218,5 +229,11 @@ extern _Atomic bool xomp_oversubscribed;
 /* Pool threads in their docks, counted only where spins have no end
  * (xomp_cfg.spin_ns == UINT64_MAX): they may spin too (wait.c). */
 extern _Atomic unsigned xomp_docked_threads;
+
+/* Threads in use in the whole process (every contention group), for
+ * dyn-var and oversubscription (team.c), and for how long a waiter yields
+ * (wait.c); OMP_THREAD_LIMIT counts per contention group (struct
+ * xomp_cgroup). */
+extern _Atomic unsigned xomp_busy_threads;
 
 #endif

@@ -82,16 +82,57 @@ static bool children_reported(const struct tree_ctx *c)
     return true;
 }
 
-/* Write `value` into every child's go cell and wake the child. */
+/* The fence between a barrier waker's event and its loads of `sleeping`:
+ * in a crowded team a seq_cst fence (its sleepers may have skipped the
+ * process-wide barrier, wait.c), else the publish fence that pairs with
+ * the process-wide barrier every sleeper of a barrier issues. */
+static inline void waker_fence(const struct xomp_team *team)
+{
+    if (team->bar.crowded)
+        atomic_thread_fence(memory_order_seq_cst);
+    else
+        xomp_publish_fence();
+}
+
+static inline void wake_if_sleeping(struct xomp_worker *m)
+{
+    /* relaxed: ordered after the event by waker_fence. */
+    if (atomic_load_explicit(&m->thread->waker.sleeping, memory_order_relaxed))
+        xomp_wake(&m->thread->waker);
+}
+
+/* Write `value` into every child's go cell and wake the children that
+ * sleep (in this barrier). */
 static void send_go(const struct tree_ctx *c, uint64_t value)
 {
-    for (unsigned ch = c->first_child; ch < c->last_child; ch++) {
-        struct xomp_worker *cw = &c->team->workers[ch];
+    for (unsigned ch = c->first_child; ch < c->last_child; ch++)
         /* release: the child that acquires this value also sees everything
          * we saw (in particular the decisions of the root above us). */
-        atomic_store_explicit(&cw->bar.go, value, memory_order_release);
-        xomp_wake_task_waiter(&cw->thread->waker); /* it sleeps in this barrier */
+        atomic_store_explicit(&c->team->workers[ch].bar.go, value, memory_order_release);
+    waker_fence(c->team);
+    for (unsigned ch = c->first_child; ch < c->last_child; ch++)
+        wake_if_sleeping(&c->team->workers[ch]);
+}
+
+/* After our report: wake the parent if it sleeps and may now go on.  In a
+ * crowded team only the last of its children to report wakes it: each
+ * reporter fences after its report and looks at its siblings', so the one
+ * whose fence comes last sees every report (README, "Tree barrier"). */
+static void wake_parent(const struct tree_ctx *c, unsigned k)
+{
+    struct xomp_team *team = c->team;
+    unsigned id = c->w->id, parent = (id - 1) / k;
+    waker_fence(team);
+    if (team->bar.crowded) {
+        unsigned n = team->nthreads, first = parent * k + 1;
+        unsigned last = first + k < n ? first + k : n;
+        for (unsigned s = first; s < last; s++)
+            /* relaxed: ordered after our report by the fence. */
+            if (s != id && xomp_bar_ticket_of(atomic_load_explicit(
+                               &team->workers[s].bar.report, memory_order_relaxed)) < c->ticket)
+                return; /* that sibling reports later, and sees ours */
     }
+    wake_if_sleeping(&team->workers[parent]);
 }
 
 /* The parent's go cell holds something new for us. */
@@ -193,6 +234,9 @@ static uint64_t tree_wait(struct xomp_thread *thr)
     struct xomp_idle idle;
     xomp_idle_begin(&idle, &thr->waker, &thr->spin, XOMP_SLEEP_TASKS);
     xomp_idle_count_in(&idle, &team->sleepers, NULL);
+    /* Our wakers fence (waker_fence): while no task is queued we may sleep
+     * without the process-wide barrier. */
+    idle.light_when_quiet = team->bar.crowded;
     /* The member this one mostly waits for: its parent in the tree (the
      * release comes from there); the root waits for its first child. */
     if (n > 1)
@@ -235,6 +279,14 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                     wave_decide(&rule, c.ticket, spawned, finished, team->bar.final_spawned);
                 if (verdict == WAVE_RELEASE) {
                     team->bar.final_spawned = spawned;
+                    /* Every task completed and every member is here: the
+                     * deques stay empty until a task is published after the
+                     * release.  relaxed: published by the release of send_go
+                     * (README, "Quiet phases"). */
+                    if (!(atomic_load_explicit(&team->sleepers, memory_order_relaxed) &
+                          XOMP_SLEEPERS_QUIET))
+                        atomic_fetch_or_explicit(&team->sleepers, XOMP_SLEEPERS_QUIET,
+                                                 memory_order_relaxed);
                     uint64_t flags = cancel_flags(team, rule.first_ticket);
                     send_go(&c, (c.ticket << XOMP_BAR_TICKET_SHIFT) | XOMP_BAR_RELEASE | flags);
                     w->bar_ticket = c.ticket + 1;
@@ -267,7 +319,7 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                  * children_reported. */
                 atomic_store_explicit(&w->bar.report, c.ticket << XOMP_BAR_TICKET_SHIFT,
                                       memory_order_release);
-                xomp_wake_task_waiter(&team->workers[(w->id - 1) / k].thread->waker);
+                wake_parent(&c, k);
                 c.reported = true;
             }
             xomp_idle_reset(&idle);

@@ -84,6 +84,11 @@ struct xomp_bar_team {
      * values at the start of the region. */
     uint64_t base_ticket;
     unsigned arity; /* of the tree in this region (xomp_barrier_arity) */
+    /* The team has more members than there are CPUs: they sleep often in
+     * its barriers, so the barrier's wakers fence (a sleeper may then skip
+     * the process-wide barrier while no task is queued: README, "Quiet
+     * phases") and of siblings only the last to report wakes the parent. */
+    bool crowded;
     uint64_t central_base_arrived;
     uint64_t central_base_gen;
     /* Central barrier (XOMP_BARRIER=central) only. */

@@ -18,18 +18,45 @@ static struct xomp_deque_buf *buf_new(int64_t slots)
     return a;
 }
 
+/* The array of a deque made with 0 slots until its first push: no slot,
+ * and a mask that makes every push grow it (never written, never freed). */
+static struct xomp_deque_buf no_slots = {.mask = -1, .older = NULL};
+
+/* The first array of a deque made with 0 slots. */
+#define FIRST_SLOTS 32
+
 void xomp_deque_init(struct xomp_deque *d, unsigned slots)
 {
     atomic_init(&d->bottom, 0);
     atomic_init(&d->top, 0);
     d->top_seen = 0;
-    atomic_init(&d->buf, buf_new(slots ? slots : 1));
+    d->room = 0;
+    atomic_init(&d->buf, slots ? buf_new(slots) : &no_slots);
+}
+
+bool xomp_deque_make_room(struct xomp_deque *d, int64_t cap)
+{
+    /* relaxed: we are the only writer of bottom and buf. */
+    int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    /* acquire: as in xomp_deque_push. */
+    d->top_seen = atomic_load_explicit(&d->top, memory_order_acquire);
+    if (b - d->top_seen >= cap)
+        return false;
+    struct xomp_deque_buf *a = atomic_load_explicit(&d->buf, memory_order_relaxed);
+    if (b - d->top_seen > a->mask) {
+        xomp_deque_grow(d);
+        a = atomic_load_explicit(&d->buf, memory_order_relaxed);
+    }
+    d->room = cap < a->mask + 1 ? cap : a->mask + 1;
+    return true;
 }
 
 void xomp_deque_destroy(struct xomp_deque *d)
 {
     /* relaxed: no thread uses the deque any more (the team is gone). */
     struct xomp_deque_buf *a = atomic_load_explicit(&d->buf, memory_order_relaxed);
+    if (a == &no_slots)
+        a = NULL;
     while (a) {
         struct xomp_deque_buf *older = a->older;
         free(a);
@@ -43,6 +70,12 @@ void xomp_deque_grow(struct xomp_deque *d)
     struct xomp_deque_buf *a = atomic_load_explicit(&d->buf, memory_order_relaxed);
     int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
     int64_t t = d->top_seen; /* just read by the caller (acquire) */
+    if (a == &no_slots) {
+        /* The first array: nothing to copy (the deque was always empty). */
+        /* release: a thief that reads the new array (acquire) sees its slots. */
+        atomic_store_explicit(&d->buf, buf_new(FIRST_SLOTS), memory_order_release);
+        return;
+    }
     struct xomp_deque_buf *n = buf_new((a->mask + 1) * 2);
     /* Copy the live tasks; thieves may take some of them meanwhile from the
      * old array, which stays valid (and whose CAS on top decides who got

@@ -16,7 +16,9 @@
  * Indices are 64-bit and only grow for the life of the deque (they never
  * wrap in practice); the slot of index i is slot[i & mask].  The array
  * grows when full (the old one is kept until the deque is destroyed, since
- * a thief may still be reading it).  The protocol, its states and the
+ * a thief may still be reading it); a deque made with 0 slots gets its
+ * first array at its first push (a member of a large team that never
+ * queues a task costs no array).  The protocol, its states and the
  * argument: src/sched/README.md ("Deques").
  */
 #ifndef XOMP_DEQUE_H
@@ -40,16 +42,26 @@ struct xomp_deque {
     _Alignas(64) _Atomic int64_t bottom;  /* next index to push at */
     _Atomic(struct xomp_deque_buf *) buf;
     int64_t top_seen;                     /* a past value of top (a lower bound) */
+    /* Tasks a bounded push may find queued and still push: min(cap,
+     * slots) as of the last xomp_deque_make_room (0 before the first). */
+    int64_t room;
     /* ---- written by thieves (and by the owner taking the last task) ---- */
     _Alignas(64) _Atomic int64_t top;     /* oldest index not yet taken */
 };
 
-/* An empty deque of `slots` slots (a power of two). */
+/* An empty deque of `slots` slots (a power of two; 0: none until the
+ * first push). */
 void xomp_deque_init(struct xomp_deque *d, unsigned slots);
 void xomp_deque_destroy(struct xomp_deque *d);
 
 /* Owner: append a task (the array grows when full). */
 void xomp_deque_grow(struct xomp_deque *d);
+
+/* Owner, after xomp_deque_push_bounded said no: false when the deque holds
+ * `cap` tasks; else grows the array if it is full and sets `room` (at most
+ * `cap`), so that the next bounded push fits.  Every call on a deque
+ * passes the same `cap`. */
+bool xomp_deque_make_room(struct xomp_deque *d, int64_t cap);
 
 static inline void xomp_deque_push(struct xomp_deque *d, struct xomp_task *t)
 {
@@ -72,17 +84,18 @@ static inline void xomp_deque_push(struct xomp_deque *d, struct xomp_task *t)
     atomic_store_explicit(&d->bottom, b + 1, memory_order_release);
 }
 
-/* Owner: push, unless the deque holds `cap` tasks already (then false).
- * `cap` is at most the size the deque was made with, so the array never
- * needs to grow here. */
-static inline bool xomp_deque_push_bounded(struct xomp_deque *d, struct xomp_task *t, int64_t cap)
+/* Owner: push, if the deque holds fewer tasks than the room the last
+ * xomp_deque_make_room made (then true); else false, and the caller calls
+ * xomp_deque_make_room.  No call in here: the task spawn's fast path keeps
+ * its registers. */
+static inline bool xomp_deque_push_bounded(struct xomp_deque *d, struct xomp_task *t)
 {
     /* relaxed: we are the only writer of bottom and buf. */
     int64_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
-    if (__builtin_expect(b - d->top_seen >= cap, 0)) {
+    if (__builtin_expect(b - d->top_seen >= d->room, 0)) {
         /* acquire: as in xomp_deque_push. */
         d->top_seen = atomic_load_explicit(&d->top, memory_order_acquire);
-        if (b - d->top_seen >= cap)
+        if (b - d->top_seen >= d->room)
             return false;
     }
     struct xomp_deque_buf *a = atomic_load_explicit(&d->buf, memory_order_relaxed);

@@ -98,6 +98,13 @@ void xomp_notify_homed(struct xomp_thread *thr, struct xomp_team *team, uintptr_
     atomic_thread_fence(memory_order_seq_cst);
     /* relaxed, both: ordered by the fence. */
     uint64_t sleepers = atomic_load_explicit(&team->sleepers, memory_order_relaxed);
+    if (sleepers & XOMP_SLEEPERS_QUIET)
+        /* The phase is quiet no more, as in xomp_notify_wake: the RMW
+         * counts every sleeper that saw QUIET and so did not look in the
+         * deques ("Quiet phases").  acq_rel: as there. */
+        sleepers = atomic_fetch_and_explicit(&team->sleepers, ~XOMP_SLEEPERS_QUIET,
+                                             memory_order_acq_rel);
+    sleepers &= ~XOMP_SLEEPERS_QUIET;
     if (!sleepers)
         return;
     unsigned woken = 0;
@@ -124,8 +131,20 @@ struct xomp_notify_targets xomp_notify_targets_of(struct xomp_thread *thr,
 void xomp_notify_wake(struct xomp_thread *thr, struct xomp_team *team, struct xomp_task *anchor,
                       struct xomp_waker *parent_owner, struct xomp_waker *tg_owner)
 {
-    /* relaxed: as in xomp_notify_published. */
-    uint64_t sleepers = atomic_load_explicit(&team->sleepers, memory_order_relaxed);
+    /* acquire: pairs with the sleepers' release RMW (wait.c), so that the
+     * offer of a sleeper this value counts is visible to claim(). */
+    uint64_t sleepers = atomic_load_explicit(&team->sleepers, memory_order_acquire);
+    if (sleepers & XOMP_SLEEPERS_QUIET)
+        /* The first task published since the barrier released: the phase
+         * is quiet no more.  The RMW reads the latest count: a sleeper
+         * that saw QUIET after its announcement (and so did not look in
+         * the deques, or skipped the process-wide barrier) is counted in
+         * it (src/sched/README.md, "Quiet phases").  acq_rel: acquire as
+         * the load above; release, so that a sleeper whose RMW reads ours
+         * sees our task. */
+        sleepers = atomic_fetch_and_explicit(&team->sleepers, ~XOMP_SLEEPERS_QUIET,
+                                             memory_order_acq_rel);
+    sleepers &= ~XOMP_SLEEPERS_QUIET;
     if (sleepers & (XOMP_SLEEPERS_CONSTRAINED - 1)) {
         wake_one(thr, team, XOMP_OFFER_FREE, NULL);
     } else if (sleepers && anchor && ++thr->constrained_wake_tries % CONSTRAINED_WAKE_EVERY == 0) {

@@ -57,8 +57,13 @@ bool xomp_sched_push_new(struct xomp_thread *thr, struct xomp_task *t)
     struct xomp_notify_targets to = xomp_notify_targets_of(thr, t);
     /* Fewer of a large task (task_alloc.h); at least 2, so that idle
      * members still find one to take. */
-    int64_t cap = (int64_t)(xomp_cfg.queue_size >> xomp_task_queue_shift(t));
-    if (!xomp_deque_push_bounded(&me->deque, t, cap > 2 ? cap : 2))
+    unsigned shift = xomp_task_queue_shift(t);
+    int64_t large_cap = (int64_t)(xomp_cfg.queue_size >> shift);
+    if (shift && xomp_deque_holds(&me->deque, large_cap > 2 ? large_cap : 2))
+        return false;
+    if (!xomp_deque_push_bounded(&me->deque, t) &&
+        !(xomp_deque_make_room(&me->deque, xomp_cfg.queue_size) &&
+          xomp_deque_push_bounded(&me->deque, t)))
         return false;
     xomp_notify_published(thr, thr->team, thr->task, to.parent_owner, to.tg_owner);
     return true;
@@ -94,7 +99,9 @@ void xomp_sched_push_foreign(struct xomp_task *t)
 
 bool xomp_sched_push_homed(struct xomp_thread *thr, struct xomp_task *t)
 {
-    return xomp_deque_push_bounded(&thr->worker->deque, t, xomp_cfg.queue_size);
+    struct xomp_deque *d = &thr->worker->deque;
+    return xomp_deque_push_bounded(d, t) ||
+           (xomp_deque_make_room(d, xomp_cfg.queue_size) && xomp_deque_push_bounded(d, t));
 }
 
 void xomp_sched_announce_homed(struct xomp_thread *thr, uintptr_t home, struct xomp_task *anchor,
@@ -176,8 +183,15 @@ bool xomp_sched_has_work(struct xomp_thread *thr, const struct xomp_sched_wait *
     struct xomp_taker tk = {w, me->map.node, (uint16_t)me->id, false, 0};
     struct xomp_refusals r;
     xomp_refusals_init(&r);
-    if (xomp_inbox_have(&me->inbox, &tk, &r, me->id) || xomp_pools_have(&team->pools, &tk, &r) ||
-        xomp_steal_look_everywhere(thr, &tk, &r))
+    if (xomp_inbox_have(&me->inbox, &tk, &r, me->id) || xomp_pools_have(&team->pools, &tk, &r))
+        return true;
+    /* No task went into any deque since the barrier released: nothing to
+     * look for there.  Read after our announcement and the fence; whoever
+     * publishes first clears the bit with an RMW that counts us (README,
+     * "Quiet phases").  acquire: pairs with that RMW's release. */
+    if (atomic_load_explicit(&team->sleepers, memory_order_acquire) & XOMP_SLEEPERS_QUIET)
+        return false;
+    if (xomp_steal_look_everywhere(thr, &tk, &r))
         return true;
     /* Only tasks refused for their homes: stay awake if we are (or become)
      * the watcher (watch.h). */
@@ -186,7 +200,7 @@ bool xomp_sched_has_work(struct xomp_thread *thr, const struct xomp_sched_wait *
 
 void xomp_sched_team_init(struct xomp_team *team)
 {
-    atomic_init(&team->sleepers, 0);
+    atomic_init(&team->sleepers, XOMP_SLEEPERS_QUIET); /* no task yet */
     xomp_pools_init(&team->pools);
 }
 

@@ -176,14 +176,15 @@ static inline void xomp_task_publish_fast(struct xomp_thread *thr, struct xomp_t
         /* relaxed: as in xomp_task_count_child. */
         atomic_fetch_add_explicit(&parent->taskgroup->pending, 1, memory_order_relaxed);
     me->spawned++; /* thread-private; published by the barrier gather */
-    /* Own deque, unless it already holds XOMP_QUEUE_SIZE tasks.  The
+    /* Own deque, if it has room (else xomp_task_submit makes more, up to
+     * XOMP_QUEUE_SIZE tasks, or runs the task now).  The
      * thread waiting for the taskgroup's end, when it is not us, is read
      * before the push: afterwards the task may already be done and the
      * taskgroup gone. */
     struct xomp_taskgroup *tg = parent->taskgroup;
     struct xomp_waker *tg_owner =
         __builtin_expect(tg && tg->owner != thr, 0) ? &tg->owner->waker : NULL;
-    if (__builtin_expect(xomp_deque_push_bounded(&me->deque, t, xomp_cfg.queue_size), 1)) {
+    if (__builtin_expect(xomp_deque_push_bounded(&me->deque, t), 1)) {
         xomp_notify_published(thr, team, parent, NULL, tg_owner);
         return;
     }

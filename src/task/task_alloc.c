@@ -4,6 +4,7 @@
 #include "../runtime/log.h"
 #include "task.h"
 
+#include <limits.h>
 #include <malloc.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -12,10 +13,14 @@
 /* Block sizes of the classes; a task needing more is malloc'ed. */
 static const size_t class_size[XOMP_TASK_CLASSES] = {XOMP_TASK_SMALL_BLOCK, 512, 1024, 4096};
 
-/* Bytes obtained from malloc at once when a cache and the depot are empty
- * (at least one block).  Small, so that a thread's blocks grow with what it
- * has in flight: chunks of 64 blocks held 0.1 MB more than libgomp for
- * fib(30) at 8 threads (docs/memory.md); steady state takes no chunk. */
+/* Blocks obtained from malloc at once when a cache and the depot are empty:
+ * 4 the first time, twice as many each time after, and never more than
+ * CHUNK_BYTES (at least one block).  Most threads of a large team run few
+ * tasks (2,048 threads holding 64 blocks each would be 32 MB), and a
+ * thread's blocks should grow with what it has in flight (chunks of 64
+ * blocks held 0.1 MB more than libgomp for fib(30) at 8 threads,
+ * docs/memory.md); steady state takes no chunk. */
+#define CHUNK_BLOCKS_FIRST 4
 #define CHUNK_BYTES 4096
 /* Blocks of a class a cache may keep, and how many it gives to the depot
  * at once when it holds more. */
@@ -84,7 +89,11 @@ static void cache_refill(struct xomp_task_cache *cache, unsigned cls)
     if (depot_take_all(cache, cls))
         return;
     size_t size = class_size[cls];
-    int blocks = size < CHUNK_BYTES ? (int)(CHUNK_BYTES / size) : 1;
+    uint32_t grown = cache->chunks[cls]++;
+    int blocks = grown < 4 ? CHUNK_BLOCKS_FIRST << grown : INT_MAX;
+    int most = size < CHUNK_BYTES ? (int)(CHUNK_BYTES / size) : 1;
+    if (blocks > most)
+        blocks = most;
     char *chunk = aligned_alloc(64, size * (size_t)blocks);
     if (!chunk)
         xomp_fatal("out of memory allocating task storage (%zu bytes)", size * (size_t)blocks);

@@ -38,6 +38,7 @@
 struct xomp_task_cache {
     struct xomp_task *free[XOMP_TASK_CLASSES];
     uint32_t count[XOMP_TASK_CLASSES];
+    uint32_t chunks[XOMP_TASK_CLASSES]; /* chunks this cache got from malloc */
 };
 
 /* A task with room for arg_size bytes of arguments aligned to arg_align;
@@ -51,7 +52,7 @@ struct xomp_task *xomp_task_refill_small(struct xomp_task_cache *cache);
 void xomp_task_free_slow(struct xomp_task_cache *cache, struct xomp_task *task);
 
 /* A task's share of its deque's capacity: log2 of its memory in blocks of
- * the smallest class (classes of 256, 512, 1024 and 4096 bytes; arguments
+ * the smallest class (classes of 320, 512, 1024 and 4096 bytes; arguments
  * in the heap are larger still).  A deque holds XOMP_QUEUE_SIZE small
  * tasks, or half as many of twice the size, ... (sched.c), so that a
  * producer of tasks with large arguments keeps as much memory queued as

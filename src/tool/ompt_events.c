@@ -74,7 +74,6 @@ void xomp_ompt_thread_begin(struct xomp_thread *thr, ompt_thread_t type)
         begin(type, &thr->ompt.thread_data);
     if (type != ompt_thread_initial)
         return;
-    xomp_ompt_watch_thread_exit(thr);
     /* An initial thread runs its initial task, in an implicit parallel
      * region of one thread (OpenMP 5.2, 12.8). */
     thr->ompt.initial_parallel = XOMP_OMPT_DATA_NONE;

@@ -49,10 +49,6 @@ typedef ompt_start_tool_result_t *(*start_tool_fn)(unsigned int, const char *);
 static ompt_start_tool_result_t *tool;
 /* Set once finalization starts (exchange: it runs once). */
 static _Atomic bool finalizing;
-/* Program threads other than the first that call into xomp are initial
- * threads too: their initial task and thread end when they exit. */
-static pthread_key_t exit_key;
-static bool exit_key_made;
 
 /* ---- OMP_TOOL_VERBOSE_INIT ---- */
 
@@ -203,28 +199,6 @@ static ompt_start_tool_result_t *find_tool(void)
     return r;
 }
 
-/* ---- initial threads ---- */
-
-static void initial_thread_exit(void *arg)
-{
-    struct xomp_thread *thr = arg;
-    if (!atomic_load_explicit(&xomp_ompt_active, memory_order_relaxed))
-        return;
-    /* The threads its outermost team kept go back to the pool, where
-     * finalization finds them (they would never end otherwise). */
-    if (!thr->team)
-        xomp_team_release_hot_threads(thr);
-    xomp_ompt_thread_end(thr);
-}
-
-/* A program thread other than the first: its end events come from its
- * thread-specific data's destructor when it exits. */
-void xomp_ompt_watch_thread_exit(struct xomp_thread *thr)
-{
-    if (exit_key_made)
-        pthread_setspecific(exit_key, thr);
-}
-
 /* ---- initialize and finalize ---- */
 
 /* exit() runs its handlers in the reverse order of their registration,
@@ -292,7 +266,6 @@ void xomp_ompt_init(void)
     /* No other thread exists yet: plain writes of the settings. */
     xomp_cfg.hooks = true;
     xomp_cfg.plain_tasks = false;
-    exit_key_made = pthread_key_create(&exit_key, initial_thread_exit) == 0;
     /* (The exit handler is registered later: xomp_ompt_exit_handler.) */
     xomp_ompt_thread_begin(thr, ompt_thread_initial);
 }

@@ -47,10 +47,6 @@ extern ompt_frame_t xomp_ompt_no_frame;
  * ompt_init.c); cheap after the first call. */
 void xomp_ompt_exit_handler(void);
 
-/* Have initial thread `thr` (a program thread other than the first)
- * dispatch its initial task's end and its thread_end when it exits. */
-void xomp_ompt_watch_thread_exit(struct xomp_thread *thr);
-
 /* The address of `ompt_start_tool` defined by the executable, found in its
  * symbol table when it is not exported (a program linked without
  * -rdynamic); NULL if there is none (ompt_symtab.c). */

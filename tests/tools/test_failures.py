@@ -192,7 +192,8 @@ class MissingRuntimeAndExitStatus(unittest.TestCase):
     def test_usage_errors_exit_2(self):
         fakes.make_build(self.build, names=["good"])
         for extra in (["--kernels", "nosuch"], ["--runtime", "icc"], ["--threads", "0"],
-                      ["--quick", "--class", "small"]):
+                      ["--quick", "--class", "small"], ["--scale", "--kernels", "good"],
+                      ["--scale", "--param", "barrier,10"]):
             with self.subTest(extra=extra):
                 status, _, err = run_cli(["bench", "--build", str(self.build), "--out",
                                           str(self.out), *extra])

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import kernels as kernels_mod
-from . import machine, mpi, plan, plots, report, results, runtimes, table
+from . import machine, mpi, plan, plots, report, results, runtimes, scale, table
 from .errors import UsageError
 from .progress import Progress
 from .runner import not_run, run_request
@@ -70,6 +70,13 @@ def add_arguments(p: argparse.ArgumentParser):
                    help="a few minutes: small fixed sizes per kernel, threads 1,2, "
                         f"{plan.QUICK_REPS} reps, one serial run per kernel, "
                         f"timeout {QUICK_TIMEOUT_S:g} s")
+    p.add_argument("--scale", action="store_true",
+                   help="the scale group: team creation, barrier, parallel region and fib "
+                        f"(micro-scale) at {','.join(map(str, scale.THREADS))} threads, "
+                        f"{scale.REPS} reps (with --quick: "
+                        f"{','.join(map(str, scale.QUICK_THREADS))} threads, "
+                        f"{scale.QUICK_REPS} reps); a table of costs and memory against "
+                        "libgomp")
     p.add_argument("--timeout", type=float, metavar="SEC",
                    help=f"per-run timeout (default {DEFAULT_TIMEOUT_S:g} s)")
     p.add_argument("--out", metavar="DIR",
@@ -104,6 +111,7 @@ class Config:
     plots: bool
     update_docs: bool
     command: str = ""
+    scale: bool = False
     layouts: dict = None   # --mpi: {ranks: [threads per rank, ...]}; None otherwise
     mpirun: str = None
 
@@ -141,6 +149,8 @@ def _compilers(text):
 
 
 def resolve_config(args, repo_root: Path, argv=None) -> Config:
+    if args.scale and (args.kernels or args.classes or args.params):
+        raise UsageError("--scale picks its own kernel and sizes; drop --kernels/--class/--param")
     if args.quick and (args.classes or args.params):
         raise UsageError("--quick picks its own sizes; drop --class/--param")
     if args.classes and args.params:
@@ -165,9 +175,14 @@ def resolve_config(args, repo_root: Path, argv=None) -> Config:
         raise UsageError("the same --runtime is given twice")
     if args.threads:
         threads = _int_list(args.threads, "threads")
+    elif args.scale:
+        threads = list(scale.QUICK_THREADS if args.quick else scale.THREADS)
     else:
         threads = list(plan.QUICK_THREADS) if args.quick else default_threads(os.cpu_count() or 1)
-    reps = args.reps or (plan.QUICK_REPS if args.quick else DEFAULT_REPS)
+    if args.scale:
+        reps = args.reps or (scale.QUICK_REPS if args.quick else scale.REPS)
+    else:
+        reps = args.reps or (plan.QUICK_REPS if args.quick else DEFAULT_REPS)
     layouts, mpirun = None, None
     if getattr(args, "mpi", None):
         if args.update_docs:
@@ -188,22 +203,26 @@ def resolve_config(args, repo_root: Path, argv=None) -> Config:
         build_dir=Path(args.build) if args.build else repo_root / "build",
         out_dir=Path(args.out) if args.out else repo_root / "results" / f"bench-{stamp}",
         repo_root=repo_root,
-        kernel_names=_names(args.kernels) or list(group.get("kernels", ())),
+        kernel_names=([scale.KERNEL] if args.scale
+                      else _names(args.kernels) or list(group.get("kernels", ()))),
         compilers=_compilers(args.compiler),
         classes=_names(args.classes) or ["small"],
-        params=list(dict.fromkeys(args.params or [])),
+        params=list(scale.PARAMS) if args.scale else list(dict.fromkeys(args.params or [])),
         threads=threads,
         specs=specs,
         reps=reps,
-        serial_reps=(0 if not args.serial else plan.QUICK_SERIAL_REPS if args.quick else reps),
-        quick=args.quick,
-        timeout_s=args.timeout or (QUICK_TIMEOUT_S if args.quick else DEFAULT_TIMEOUT_S),
+        serial_reps=(0 if not args.serial or args.scale
+                     else plan.QUICK_SERIAL_REPS if args.quick else reps),
+        quick=args.quick and not args.scale,
+        timeout_s=args.timeout or (QUICK_TIMEOUT_S if args.quick and not args.scale
+                                   else DEFAULT_TIMEOUT_S),
         plots=args.plots,
         update_docs=args.update_docs,
         layouts=layouts,
         mpirun=mpirun,
         command=shlex.join(["tools/xomp" if Path(argv[0]).name == "xomp" else argv[0],
                             *argv[1:]]),
+        scale=args.scale,
     )
 
 
@@ -264,7 +283,10 @@ def make_plan(cfg: Config, kernels, rts, note) -> list:
         except kernels_mod.KernelError as err:
             note(f"{k.name}: cannot list classes ({err}); running it anyway")
             classes = None
-        mine, problems = plan.workloads_for(k, classes, cfg.classes, cfg.params, cfg.quick)
+        if cfg.scale:
+            mine, problems = [plan.Workload(k, scale.LABEL, p, False) for p in cfg.params], []
+        else:
+            mine, problems = plan.workloads_for(k, classes, cfg.classes, cfg.params, cfg.quick)
         for problem in problems:
             note(problem)
         left_out = [rt.name for rt in rts if rt not in plan.runtimes_for(k.name, rts)]
@@ -374,18 +396,17 @@ def main(args, repo_root: Path) -> int:
     print("\n".join(table.legend(runtime_names)))
     if cfg.layouts:
         print("\n".join(table.HYBRID_LEGEND))
-    micro = table.render_micro_text(cells, runtime_names)
-    if micro:
-        print("\nMicrobenchmarks, cost per operation:\n")
-        print(micro)
-        print()
-        print("\n".join(table.MICRO_LEGEND))
-    posp_table = table.render_posp_text(cells)
-    if posp_table:
-        print("\nPoSp throughput:\n")
-        print(posp_table)
-        print()
-        print("\n".join(table.POSP_LEGEND))
+    sections = (("Microbenchmarks, cost per operation",
+                 table.render_micro_text(cells, runtime_names), table.MICRO_LEGEND),
+                ("Scale: what a team costs as it grows",
+                 scale.render_text(cells, runtime_names), scale.LEGEND),
+                ("PoSp throughput", table.render_posp_text(cells), table.POSP_LEGEND))
+    for title, text, lines in sections:
+        if text:
+            print(f"\n{title}:\n")
+            print(text)
+            print()
+            print("\n".join(lines))
 
     data = {
         "command": cfg.command,

@@ -162,6 +162,10 @@ def _schedbench_what(param):
 
 _SYNC_WHAT = {"barrier": "barrier", "parallel": "parallel region enter+exit",
               "handoff": "task handoff: queued, run by an idle thread"}
+_SCALE_WHAT = {"create": "a new master's region: its threads started, team built",
+               "barrier": "barrier", "parallel": "parallel region with one barrier",
+               "fib": "fib task (a task per call)",
+               "regions": "parallel region with barriers inside"}
 _DEQUE_WHAT = {"owner": "deque push+pop by its owner", "burst": "64 pushes, then 64 pops",
                "steal": "one owner pushes, thieves steal"}
 
@@ -177,6 +181,10 @@ MICROBENCHMARKS = {
     # the idle members' context switches) is the result.
     "micro-idle": Micro(describe=lambda p: f"{_field_int(p, 0)} ms idle in a barrier",
                         serial=False),
+    # The scale group (scale.py): no serial version; barrier and parallel
+    # divide by their own operation count (W / threads).
+    "micro-scale": Micro(describe=lambda p: _SCALE_WHAT.get(_fields(p)[0], _fields(p)[0]),
+                         serial=False),
     "micro-deque": Micro(describe=lambda p: _DEQUE_WHAT.get(_fields(p)[0], _fields(p)[0]),
                          families=("xomp",), serial=False,
                          why_families="it drives xomp's task deque directly (linked with the "

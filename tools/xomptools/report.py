@@ -6,7 +6,7 @@ import dataclasses
 import json
 from pathlib import Path
 
-from . import table
+from . import scale, table
 
 
 def _plain(value):
@@ -67,6 +67,12 @@ def render_markdown(data, cells, runtime_names, plots=(), title="xomp benchmark 
         out += ["## Microbenchmarks", "", "The cost of one operation, from the same runs.", ""]
         out += ["- " + line for line in table.MICRO_LEGEND]
         out += ["", micro, ""]
+    scale_table = scale.render_markdown(cells, runtime_names)
+    if scale_table:
+        out += ["## Scale", "", "What a team costs as it grows (micro-scale), from the same runs.",
+                ""]
+        out += ["- " + line for line in scale.LEGEND]
+        out += ["", scale_table, ""]
     posp_table = table.render_posp_markdown(cells)
     if posp_table:
         out += ["## PoSp throughput", "", "Hashes and tasks per second against the batch size B, "
