@@ -122,9 +122,10 @@ XOMP_EXPORT bool GOMP_barrier_cancel(void)
     /* Only a cancelled region makes the caller skip to its end: a `cancel
      * for` of a nowait loop before this barrier is consumed here, and the
      * region goes on (barrier.h). */
-    return detected(GOMP_CANCEL_PARALLEL,
-                    xomp_barrier_wait_cancellable(thr, ompt_sync_region_barrier_explicit, codeptr),
-                    codeptr);
+    XOMP_ENTRY_RETURN(bool, detected(GOMP_CANCEL_PARALLEL,
+                                     xomp_barrier_wait_cancellable(
+                                         thr, ompt_sync_region_barrier_explicit, codeptr),
+                                     codeptr));
 }
 
 /* ---- the LLVM ABI ---- */
@@ -172,9 +173,10 @@ XOMP_EXPORT kmp_int32 __kmpc_cancel_barrier(kmp_ident *loc, kmp_int32 gtid)
     if (!thr->team)
         return 0;
     const void *codeptr = XOMP_CODEPTR();
-    return detected(GOMP_CANCEL_PARALLEL,
-                    xomp_barrier_wait_cancellable(thr, xomp_kmp_barrier_kind(loc), codeptr),
-                    codeptr);
+    XOMP_ENTRY_RETURN(kmp_int32, detected(GOMP_CANCEL_PARALLEL,
+                                          xomp_barrier_wait_cancellable(
+                                              thr, xomp_kmp_barrier_kind(loc), codeptr),
+                                          codeptr));
 }
 
 /* LLVM's omp.h: is cancellation of this kind requested for the innermost

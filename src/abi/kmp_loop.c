@@ -195,6 +195,32 @@ static __attribute__((noinline)) void static_work_begin(const kmp_ident *loc, bo
     xomp_ompt_work(xomp_self(), static_work_kind(loc), ompt_scope_begin, count, codeptr);
 }
 
+/* A member's chunks of a statically scheduled loop or sections construct,
+ * for a tool's dispatch callback: the share starts at logical iteration
+ * `first`, its chunks have `len` iterations (the last may have fewer) and
+ * begin `stride` apart, below `trip`.  The member computes its chunks
+ * itself and tells the runtime nothing more: all are reported when the
+ * construct begins. */
+static void static_dispatch(ompt_work_t kind, uint64_t first, uint64_t len, uint64_t stride,
+                            uint64_t trip)
+{
+    if (kind == ompt_work_distribute || !len || !xomp_ompt_wants_dispatch())
+        return;
+    struct xomp_thread *thr = xomp_self();
+    for (uint64_t start = first; start < trip;) {
+        uint64_t n = trip - start < len ? trip - start : len;
+        if (kind == ompt_work_sections) {
+            for (uint64_t i = start; i < start + n; i++)
+                xomp_ompt_dispatch_section(thr, i + 1); /* numbered from 1, as GOMP's */
+        } else {
+            xomp_ompt_dispatch_chunk(thr, start, start + n);
+        }
+        if (!stride || stride >= trip - start)
+            break;
+        start += stride;
+    }
+}
+
 /* The static init of one type: T the loop variable's type, U its unsigned
  * and S its signed counterpart. */
 #define DEFINE_STATIC_INIT(SUFFIX, T, U, S)                                                     \
@@ -259,6 +285,26 @@ static __attribute__((noinline)) void static_work_begin(const kmp_ident *loc, bo
         *pupper = (T)((U)lower + (U)s.last * (U)incr);                                          \
     }                                                                                           \
                                                                                                 \
+    /* The chunks that static_init_##SUFFIX gave this member (lower..upper, then            \
+     * every stride) of the loop lower0..upper0 (not for a doacross loop, whose                 \
+     * chunks its construct reports). */                                                        \
+    static __attribute__((noinline)) void static_dispatch_##SUFFIX(                             \
+        const kmp_ident *loc, kmp_int32 schedtype, T lower, T upper, S stride, S incr, T lower0, \
+        T upper0)                                                                               \
+    {                                                                                           \
+        struct xomp_thread *thr = xomp_self();                                                  \
+        if (incr == 0 || (doacross_top(thr) && doacross_top(thr)->entered) ||                   \
+            (incr > 0 ? upper0 < lower0 || upper < lower : lower0 < upper0 || lower < upper))   \
+            return;                                                                             \
+        (void)schedtype;                                                                        \
+        U step = incr > 0 ? (U)incr : (U)0 - (U)incr;                                           \
+        uint64_t trip = (uint64_t)((incr > 0 ? (U)(upper0 - lower0) : (U)(lower0 - upper0)) / step) + 1; \
+        uint64_t first = (uint64_t)((incr > 0 ? (U)(lower - lower0) : (U)(lower0 - lower)) / step); \
+        uint64_t len = (uint64_t)((incr > 0 ? (U)(upper - lower) : (U)(lower - upper)) / step) + 1; \
+        uint64_t every = (uint64_t)((stride > 0 ? (U)stride : (U)0 - (U)stride) / step);        \
+        static_dispatch(static_work_kind(loc), first, len, every, trip);                        \
+    }                                                                                           \
+                                                                                                \
     /* The construct's own call (a distribute's team share is not one): the                   \
      * member's work region begins, for a tool. */                                              \
     XOMP_EXPORT void __kmpc_for_static_init_##SUFFIX(kmp_ident *loc, kmp_int32 gtid,            \
@@ -266,11 +312,14 @@ static __attribute__((noinline)) void static_work_begin(const kmp_ident *loc, bo
                                                      T *plower, T *pupper, S *pstride, S incr,  \
                                                      S chunk)                                   \
     {                                                                                           \
+        T lower0 = *plower, upper0 = *pupper;                                                   \
         XOMP_HOOK(static_work_begin(loc, incr > 0 ? *plower <= *pupper : *pupper <= *plower,    \
                                     incr > 0 ? (U)(*pupper - *plower) : (U)(*plower - *pupper), \
                                     incr > 0 ? (U)incr : (U)0 - (U)incr, XOMP_CODEPTR()));      \
         static_init_##SUFFIX(loc, gtid, schedtype, plastiter, plower, pupper, pstride, incr,    \
                              chunk);                                                            \
+        XOMP_HOOK(static_dispatch_##SUFFIX(loc, schedtype, *plower, *pupper, *pstride, incr,    \
+                                           lower0, upper0));                                    \
     }
 
 DEFINE_STATIC_INIT(4, kmp_int32, kmp_uint32, kmp_int32)

@@ -99,7 +99,7 @@ XOMP_EXPORT void __kmpc_fork_call(kmp_ident *loc, kmp_int32 argc, kmp_microtask 
     va_end(ap);
     unsigned num_threads;
     unsigned flags = take_pushed(thr, &num_threads);
-    xomp_parallel(run_microtask, &a, num_threads, flags, XOMP_CODEPTR());
+    XOMP_ENTRY(xomp_parallel(run_microtask, &a, num_threads, flags, XOMP_CODEPTR()));
     fork_args_free(&a, stack);
 }
 
@@ -129,9 +129,10 @@ XOMP_EXPORT void __kmpc_fork_call_if(kmp_ident *loc, kmp_int32 argc, kmp_microta
     unsigned flags = take_pushed(thr, &num_threads);
     if (cond) {
         struct fork_args a = {microtask, n, argv};
-        xomp_parallel(run_microtask, &a, num_threads, flags, XOMP_CODEPTR());
+        XOMP_ENTRY(xomp_parallel(run_microtask, &a, num_threads, flags, XOMP_CODEPTR()));
         return;
     }
+    XOMP_ENTRY_OPEN();
     xomp_parallel_start(empty_region, NULL, 1, flags, XOMP_CODEPTR(), false);
     run_microtask_if0(microtask, n, argv);
     xomp_parallel_end();
@@ -169,12 +170,14 @@ XOMP_EXPORT void __kmpc_serialized_parallel(kmp_ident *loc, kmp_int32 gtid)
     struct xomp_thread *thr = xomp_self();
     unsigned ignored;
     unsigned flags = take_pushed(thr, &ignored);
+    XOMP_ENTRY_OPEN(); /* the program runs the region's function next */
     xomp_parallel_start(empty_region, NULL, 1, flags, XOMP_CODEPTR(), false);
 }
 
 XOMP_EXPORT void __kmpc_end_serialized_parallel(kmp_ident *loc, kmp_int32 gtid)
 {
     xomp_parallel_end();
+    XOMP_HOOK(xomp_ompt_leave_region());
 }
 
 /* ---- teams ---- */
@@ -235,7 +238,7 @@ XOMP_EXPORT void __kmpc_fork_teams(kmp_ident *loc, kmp_int32 argc, kmp_microtask
         thread_limit = (unsigned)k->thread_limit;
         k->num_teams = k->thread_limit = 0;
     }
-    xomp_teams_run(run_team, &a, num_teams, thread_limit, XOMP_CODEPTR());
+    XOMP_ENTRY(xomp_teams_run(run_team, &a, num_teams, thread_limit, XOMP_CODEPTR()));
     fork_args_free(&a, stack);
 }
 

@@ -14,6 +14,11 @@
  * The method depends only on the team size and the location's flags, so
  * the end entries work it out again instead of remembering it.  The
  * blocking form's end is the construct's barrier.
+ *
+ * A tool is told the reduction (ompt_callback_reduction, begin and end)
+ * where the runtime hands the combining to the member (methods 1 and 3,
+ * the end after the lock is released), as LLVM libomp does; the atomic
+ * method has no end call in its nowait form and is not reported.
  */
 #include "../runtime/mutex.h"
 #include "../runtime/thread.h"
@@ -44,11 +49,13 @@ static _Atomic uint32_t *reduction_lock(kmp_critical_name *lck)
     return lck ? (_Atomic uint32_t *)(void *)lck : &unnamed_reduction_lock;
 }
 
-static kmp_int32 reduce_begin(const kmp_ident *loc, kmp_critical_name *lck)
+static kmp_int32 reduce_begin(const kmp_ident *loc, kmp_critical_name *lck, const void *codeptr)
 {
-    enum reduce_method m = method_of(xomp_self(), loc);
+    struct xomp_thread *thr = xomp_self();
+    enum reduce_method m = method_of(thr, loc);
     if (m == REDUCE_ATOMIC)
         return 2;
+    XOMP_HOOK(xomp_ompt_reduction(thr, ompt_scope_begin, codeptr));
     if (m == REDUCE_CRITICAL)
         xomp_mutex_lock(reduction_lock(lck));
     return 1;
@@ -59,13 +66,22 @@ XOMP_EXPORT kmp_int32 __kmpc_reduce_nowait(kmp_ident *loc, kmp_int32 gtid, kmp_i
                                            void (*reduce_func)(void *lhs, void *rhs),
                                            kmp_critical_name *lck)
 {
-    return reduce_begin(loc, lck);
+    return reduce_begin(loc, lck, XOMP_CODEPTR());
+}
+
+/* The member has combined its copies (not after the atomic method). */
+static void reduce_end(struct xomp_thread *thr, const kmp_ident *loc, kmp_critical_name *lck,
+                       const void *codeptr)
+{
+    enum reduce_method m = method_of(thr, loc);
+    if (m == REDUCE_CRITICAL)
+        xomp_mutex_unlock(reduction_lock(lck));
+    XOMP_HOOK(if (m != REDUCE_ATOMIC) xomp_ompt_reduction(thr, ompt_scope_end, codeptr));
 }
 
 XOMP_EXPORT void __kmpc_end_reduce_nowait(kmp_ident *loc, kmp_int32 gtid, kmp_critical_name *lck)
 {
-    if (method_of(xomp_self(), loc) == REDUCE_CRITICAL)
-        xomp_mutex_unlock(reduction_lock(lck));
+    reduce_end(xomp_self(), loc, lck, XOMP_CODEPTR());
 }
 
 /* The blocking form begins as the nowait one; its end differs. */
@@ -78,9 +94,8 @@ XOMP_EXPORT kmp_int32 __kmpc_reduce(kmp_ident *loc, kmp_int32 gtid, kmp_int32 nu
 XOMP_EXPORT void __kmpc_end_reduce(kmp_ident *loc, kmp_int32 gtid, kmp_critical_name *lck)
 {
     struct xomp_thread *thr = xomp_self();
-    if (method_of(thr, loc) == REDUCE_CRITICAL)
-        xomp_mutex_unlock(reduction_lock(lck));
-    if (thr->team)
-        xomp_barrier_wait(thr, ompt_sync_region_barrier_implicit_workshare,
-                          XOMP_CODEPTR()); /* the construct's barrier */
+    const void *codeptr = XOMP_CODEPTR();
+    reduce_end(thr, loc, lck, codeptr);
+    if (thr->team) /* the construct's barrier */
+        XOMP_ENTRY(xomp_barrier_wait(thr, ompt_sync_region_barrier_implicit_workshare, codeptr));
 }

@@ -20,7 +20,7 @@ XOMP_EXPORT void __kmpc_barrier(kmp_ident *loc, kmp_int32 gtid)
 {
     struct xomp_thread *thr = xomp_self();
     if (thr->team)
-        xomp_barrier_wait(thr, xomp_kmp_barrier_kind(loc), XOMP_CODEPTR());
+        XOMP_ENTRY(xomp_barrier_wait(thr, xomp_kmp_barrier_kind(loc), XOMP_CODEPTR()));
 }
 
 int xomp_kmp_barrier_kind(const kmp_ident *loc)
@@ -64,10 +64,12 @@ XOMP_EXPORT void __kmpc_copyprivate(kmp_ident *loc, kmp_int32 gtid, size_t cpy_s
     const int kind = ompt_sync_region_barrier_implicit_workshare;
     if (didit)
         team->copyprivate = cpy_data;
-    xomp_barrier_wait(thr, kind, codeptr);
-    if (!didit)
-        cpy_func(cpy_data, team->copyprivate);
-    xomp_barrier_wait(thr, kind, codeptr);
+    XOMP_ENTRY(({
+        xomp_barrier_wait(thr, kind, codeptr);
+        if (!didit)
+            cpy_func(cpy_data, team->copyprivate);
+        xomp_barrier_wait(thr, kind, codeptr);
+    }));
 }
 
 /* The same with one barrier (clang's OpenMPIRBuilder): the member that ran
@@ -81,7 +83,8 @@ XOMP_EXPORT void *__kmpc_copyprivate_light(kmp_ident *loc, kmp_int32 gtid, void 
         return cpy_data;
     if (cpy_data)
         team->copyprivate = cpy_data;
-    xomp_barrier_wait(thr, ompt_sync_region_barrier_implicit_workshare, XOMP_CODEPTR());
+    XOMP_ENTRY(
+        xomp_barrier_wait(thr, ompt_sync_region_barrier_implicit_workshare, XOMP_CODEPTR()));
     return team->copyprivate;
 }
 

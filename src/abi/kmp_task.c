@@ -243,7 +243,7 @@ XOMP_EXPORT kmp_int32 __kmpc_omp_task(kmp_ident *loc, kmp_int32 gtid, kmp_task *
             task_publish(thr, t, fn, base_of(kt), flags);
         return 0;
     }
-    return task_general(thr, kt, XOMP_CODEPTR());
+    XOMP_ENTRY_RETURN(kmp_int32, task_general(thr, kt, XOMP_CODEPTR()));
 }
 
 XOMP_EXPORT kmp_int32 __kmpc_omp_task_parts(kmp_ident *loc, kmp_int32 gtid, kmp_task *kt)
@@ -336,14 +336,14 @@ XOMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(kmp_ident *loc, kmp_int32 gtid, 
     struct xomp_thread *thr = xomp_self();
     const void *codeptr = XOMP_CODEPTR();
     if (ndeps <= 0 && ndeps_noalias <= 0) {
-        xomp_kmp_task_submit(thr, kt, NULL, false, codeptr);
+        XOMP_ENTRY(xomp_kmp_task_submit(thr, kt, NULL, false, codeptr));
         return 0;
     }
     void *stack[5 + 3 * DEPS_ON_STACK];
     bool small = (size_t)ndeps + (size_t)ndeps_noalias <= DEPS_ON_STACK;
     void **depend = xomp_kmp_depend_convert(ndeps, dep_list, ndeps_noalias, noalias_dep_list,
                                             small ? stack : NULL);
-    xomp_kmp_task_submit(thr, kt, depend, false, codeptr);
+    XOMP_ENTRY(xomp_kmp_task_submit(thr, kt, depend, false, codeptr));
     if (!small)
         free(depend);
     return 0;
@@ -369,7 +369,7 @@ XOMP_EXPORT void __kmpc_omp_wait_deps(kmp_ident *loc, kmp_int32 gtid, kmp_int32 
                                       kmp_depend_info *dep_list, kmp_int32 ndeps_noalias,
                                       kmp_depend_info *noalias_dep_list)
 {
-    wait_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, XOMP_CODEPTR());
+    XOMP_ENTRY(wait_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, XOMP_CODEPTR()));
 }
 
 static kmp_int32 empty_routine(kmp_int32 gtid, void *task)
@@ -387,7 +387,7 @@ XOMP_EXPORT void __kmpc_omp_taskwait_deps_51(kmp_ident *loc, kmp_int32 gtid, kmp
                                              kmp_int32 has_no_wait)
 {
     if (!has_no_wait) {
-        wait_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, XOMP_CODEPTR());
+        XOMP_ENTRY(wait_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, XOMP_CODEPTR()));
         return;
     }
     /* With nowait: a task with an empty body and these dependences, which
@@ -404,6 +404,11 @@ XOMP_EXPORT void __kmpc_omp_task_begin_if0(kmp_ident *loc, kmp_int32 gtid, kmp_t
     struct xomp_thread *thr = xomp_self();
     struct xomp_task *t = xomp_task_of_inplace(kt);
     uint32_t kmp_flags = t->flags;
+    /* The program runs the task's body after this returns, while its
+     * encountering task stays in the runtime until the body completes
+     * (__kmpc_omp_task_complete_if0): this entry's frame is both the
+     * encountering task's enter_frame and the new task's exit_frame. */
+    XOMP_ENTRY_OPEN();
     xomp_task_begin_inline(thr, t, trampoline(kmp_flags), base_of(kt), gomp_flags(kmp_flags),
                            XOMP_CODEPTR());
 }
@@ -421,6 +426,7 @@ XOMP_EXPORT void __kmpc_omp_task_complete_if0(kmp_ident *loc, kmp_int32 gtid, km
     if (t->fn == kmp_task_run_destructors)
         kt->data1.destructors(thr->gtid, kt);
     xomp_task_end_inline(thr, t);
+    XOMP_HOOK(xomp_ompt_leave_region()); /* the encountering task's, set at begin_if0 */
 }
 
 /* ---- waiting ---- */
@@ -428,14 +434,14 @@ XOMP_EXPORT void __kmpc_omp_task_complete_if0(kmp_ident *loc, kmp_int32 gtid, km
 XOMP_EXPORT kmp_int32 __kmpc_omp_taskwait(kmp_ident *loc, kmp_int32 gtid)
 {
     struct xomp_thread *thr = xomp_self();
-    xomp_taskwait(thr, XOMP_CODEPTR());
+    XOMP_ENTRY(xomp_taskwait(thr, XOMP_CODEPTR()));
     return 0;
 }
 
 XOMP_EXPORT kmp_int32 __kmpc_omp_taskyield(kmp_ident *loc, kmp_int32 gtid, int end_part)
 {
     (void)end_part;
-    xomp_taskyield(xomp_self());
+    XOMP_ENTRY(xomp_taskyield(xomp_self()));
     return 0;
 }
 

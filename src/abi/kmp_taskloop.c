@@ -127,13 +127,14 @@ XOMP_EXPORT void __kmpc_taskloop(kmp_ident *loc, int gtid, kmp_task *task, int i
                                  kmp_uint64 *lb, kmp_uint64 *ub, kmp_int64 st, int nogroup,
                                  int sched, kmp_uint64 grainsize, void *task_dup)
 {
-    taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, 0, task_dup, XOMP_CODEPTR());
+    XOMP_ENTRY(
+        taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, 0, task_dup, XOMP_CODEPTR()));
 }
 
 XOMP_EXPORT void __kmpc_taskloop_5(kmp_ident *loc, int gtid, kmp_task *task, int if_val,
                                    kmp_uint64 *lb, kmp_uint64 *ub, kmp_int64 st, int nogroup,
                                    int sched, kmp_uint64 grainsize, int modifier, void *task_dup)
 {
-    taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, modifier, task_dup,
-             XOMP_CODEPTR());
+    XOMP_ENTRY(taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, modifier, task_dup,
+                        XOMP_CODEPTR()));
 }

@@ -288,7 +288,7 @@ XOMP_EXPORT void __kmpc_end_taskgroup(kmp_ident *loc, kmp_int32 gtid)
     struct xomp_thread *thr = xomp_self();
     struct xomp_taskgroup *tg = thr->task->taskgroup;
     struct red_registration *r = tg ? tg->abi_reductions : NULL;
-    xomp_taskgroup_end(thr, XOMP_CODEPTR()); /* every task of the group completed */
+    XOMP_ENTRY(xomp_taskgroup_end(thr, XOMP_CODEPTR())); /* every task of the group completed */
     registrations_end(r);
 }
 

@@ -91,6 +91,7 @@ static void parallel_loop(const void *codeptr, void (*fn)(void *), void *data,
                           unsigned num_threads, long start, long end, long incr,
                           struct xomp_sched s, unsigned flags)
 {
+    XOMP_ENTRY_OPEN(); /* (inlined into the entry point: its frame) */
     parallel_loop_begin(codeptr, false, fn, data, num_threads, start, end, incr, s, flags);
 }
 
@@ -98,9 +99,11 @@ static void parallel_loop_run(const void *codeptr, void (*fn)(void *), void *dat
                               unsigned num_threads, long start, long end, long incr,
                               struct xomp_sched s, unsigned flags)
 {
-    parallel_loop_begin(codeptr, true, fn, data, num_threads, start, end, incr, s, flags);
-    fn(data);
-    xomp_parallel_end();
+    XOMP_ENTRY(({
+        parallel_loop_begin(codeptr, true, fn, data, num_threads, start, end, incr, s, flags);
+        fn(data);
+        xomp_parallel_end();
+    }));
 }
 
 /* ---- loops ---- */
@@ -400,7 +403,7 @@ XOMP_EXPORT void GOMP_parallel_loop_maybe_nonmonotonic_runtime(void (*fn)(void *
 
 XOMP_EXPORT void GOMP_loop_end(void)
 {
-    xomp_loop_end(XOMP_LOOP_END_BARRIER, XOMP_CODEPTR());
+    XOMP_ENTRY(xomp_loop_end(XOMP_LOOP_END_BARRIER, XOMP_CODEPTR()));
 }
 
 XOMP_EXPORT void GOMP_loop_end_nowait(void)
@@ -410,5 +413,5 @@ XOMP_EXPORT void GOMP_loop_end_nowait(void)
 
 XOMP_EXPORT bool GOMP_loop_end_cancel(void)
 {
-    return xomp_loop_end(XOMP_LOOP_END_CANCEL, XOMP_CODEPTR());
+    XOMP_ENTRY_RETURN(bool, xomp_loop_end(XOMP_LOOP_END_CANCEL, XOMP_CODEPTR()));
 }

@@ -30,16 +30,22 @@ XOMP_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled)
 
 /* parallel reduction(task, ...): the first word of the data block points
  * to the reduction descriptor. */
-XOMP_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
-                                              unsigned flags)
+static unsigned parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
+                                    unsigned flags, const void *codeptr)
 {
     struct xomp_thread *thr = xomp_self();
     unsigned n = xomp_resolve_num_threads(thr, num_threads);
     struct xomp_taskgroup *tg = xomp_parallel_reduction_taskgroup(*(uintptr_t **)data, n, thr);
-    n = xomp_parallel_start_in_taskgroup(fn, data, n, flags, tg, num_threads, XOMP_CODEPTR(),
-                                         true);
+    n = xomp_parallel_start_in_taskgroup(fn, data, n, flags, tg, num_threads, codeptr, true);
     fn(data);
     xomp_parallel_end();
     xomp_taskgroup_delete(thr, tg);
     return n;
+}
+
+XOMP_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
+                                              unsigned flags)
+{
+    XOMP_ENTRY_RETURN(unsigned,
+                      parallel_reductions(fn, data, num_threads, flags, XOMP_CODEPTR()));
 }

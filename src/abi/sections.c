@@ -65,20 +65,23 @@ XOMP_EXPORT unsigned GOMP_sections_next(void)
 XOMP_EXPORT void GOMP_parallel_sections_start(void (*fn)(void *), void *data,
                                               unsigned num_threads, unsigned count)
 {
+    XOMP_ENTRY_OPEN();
     parallel_sections(fn, data, num_threads, count, 0, XOMP_CODEPTR(), false);
 }
 
 XOMP_EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
                                         unsigned count, unsigned flags)
 {
-    parallel_sections(fn, data, num_threads, count, flags, XOMP_CODEPTR(), true);
-    fn(data);
-    xomp_parallel_end();
+    XOMP_ENTRY(({
+        parallel_sections(fn, data, num_threads, count, flags, XOMP_CODEPTR(), true);
+        fn(data);
+        xomp_parallel_end();
+    }));
 }
 
 XOMP_EXPORT void GOMP_sections_end(void)
 {
-    xomp_loop_end(XOMP_LOOP_END_BARRIER, XOMP_CODEPTR());
+    XOMP_ENTRY(xomp_loop_end(XOMP_LOOP_END_BARRIER, XOMP_CODEPTR()));
 }
 
 XOMP_EXPORT void GOMP_sections_end_nowait(void)
@@ -88,7 +91,7 @@ XOMP_EXPORT void GOMP_sections_end_nowait(void)
 
 XOMP_EXPORT bool GOMP_sections_end_cancel(void)
 {
-    return xomp_loop_end(XOMP_LOOP_END_CANCEL, XOMP_CODEPTR());
+    XOMP_ENTRY_RETURN(bool, xomp_loop_end(XOMP_LOOP_END_CANCEL, XOMP_CODEPTR()));
 }
 
 /* The compiler calls this only for a scope with task reductions; it ends

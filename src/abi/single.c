@@ -51,7 +51,7 @@ XOMP_EXPORT void *GOMP_single_copy_start(void)
     }
     XOMP_HOOK(xomp_ompt_work(thr, ompt_work_single_other, ompt_scope_begin, 1, codeptr));
     /* the winner stored copyprivate before it */
-    xomp_barrier_wait(thr, ompt_sync_region_barrier_implicit_workshare, codeptr);
+    XOMP_ENTRY(xomp_barrier_wait(thr, ompt_sync_region_barrier_implicit_workshare, codeptr));
     void *data = ws->copyprivate;
     xomp_ws_leave(thr, ws);
     XOMP_HOOK(xomp_ompt_work(thr, ompt_work_single_other, ompt_scope_end, 1, codeptr));
@@ -68,6 +68,6 @@ XOMP_EXPORT void GOMP_single_copy_end(void *data)
     struct xomp_ws *ws = xomp_ws_current(thr);
     ws->copyprivate = data;
     /* publishes copyprivate to the others */
-    xomp_barrier_wait(thr, ompt_sync_region_barrier_implicit_workshare, codeptr);
+    XOMP_ENTRY(xomp_barrier_wait(thr, ompt_sync_region_barrier_implicit_workshare, codeptr));
     xomp_ws_leave(thr, ws);
 }

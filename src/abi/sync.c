@@ -13,7 +13,7 @@ XOMP_EXPORT void GOMP_barrier(void)
 {
     struct xomp_thread *thr = xomp_self();
     if (thr->team)
-        xomp_barrier_wait(thr, ompt_sync_region_barrier_explicit, XOMP_CODEPTR());
+        XOMP_ENTRY(xomp_barrier_wait(thr, ompt_sync_region_barrier_explicit, XOMP_CODEPTR()));
 }
 
 /* The unnamed critical section and the atomic-construct fallback each have

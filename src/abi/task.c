@@ -10,12 +10,14 @@
 #include "abi.h"
 
 /* GOMP_task's last three arguments, which only the general path reads,
- * and its return address (OMPT's codeptr_ra). */
+ * its return address (OMPT's codeptr_ra) and its canonical frame address
+ * (the encountering task's enter_frame while a tool is attached). */
 struct task_extra_args {
     void ***depend;
     int *priority;
     void **detach;
     const void *codeptr;
+    void *cfa;
 };
 
 /* Every task the fast path does not take (noinline: GOMP_task's fast path
@@ -39,10 +41,13 @@ static __attribute__((noinline)) void task_spawn_general(void (*fn)(void *), voi
         xomp_fatal("GOMP_task: invalid argument block (size %ld, alignment %ld)", arg_size,
                    arg_align);
     struct xomp_thread *thr = xomp_self();
+    struct xomp_task *entered = NULL;
+    XOMP_HOOK(entered = xomp_ompt_enter_runtime(extra->cfa));
     XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);
     xomp_task_spawn(thr, fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align, !if_clause, flags,
                     priority, depend, (void **)detach, extra->codeptr);
     XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
+    XOMP_HOOK(xomp_ompt_leave_runtime(entered));
 }
 
 /* A task with usual arguments in an unusual place (outside a team, in a
@@ -60,9 +65,13 @@ static __attribute__((noinline)) void task_spawn_usual_slow(void (*fn)(void *), 
         xomp_task_run_here(thr, fn, data, flags, 0);
         return;
     }
-    XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);
-    xomp_task_spawn(thr, fn, data, NULL, arg_size, 8, false, flags, 0, NULL, NULL, codeptr);
-    XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
+    /* GOMP_task and task_spawn_usual tail-called this function: its frame
+     * is GOMP_task's. */
+    XOMP_ENTRY(({
+        XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);
+        xomp_task_spawn(thr, fn, data, NULL, arg_size, 8, false, flags, 0, NULL, NULL, codeptr);
+        XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
+    }));
 }
 
 /* A usual task queued in the creator's deque (noinline: the deque and
@@ -111,12 +120,13 @@ XOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
     /* The last three arguments are passed by address: passed by value,
      * GCC loads them from the stack on entry, on the fast path too. */
     task_spawn_general(fn, data, cpyfn, arg_size, arg_align, if_clause, flags,
-                       &(struct task_extra_args){&depend, &priority, &detach, XOMP_CODEPTR()});
+                       &(struct task_extra_args){&depend, &priority, &detach, XOMP_CODEPTR(),
+                                                 __builtin_dwarf_cfa()});
 }
 
 XOMP_EXPORT void GOMP_taskwait_depend(void **depend)
 {
-    xomp_task_wait_depend(xomp_self(), depend, XOMP_CODEPTR());
+    XOMP_ENTRY(xomp_task_wait_depend(xomp_self(), depend, XOMP_CODEPTR()));
 }
 
 XOMP_EXPORT void omp_fulfill_event(omp_event_handle_t event)
@@ -130,7 +140,9 @@ XOMP_EXPORT void GOMP_taskwait(void)
     /* The return address is read only on the hooked path (read before the
      * test, it costs a saved register on the plain one). */
     if (XOMP_HOOKS_ON()) {
+        struct xomp_task *entered = xomp_ompt_enter_runtime(__builtin_dwarf_cfa());
         xomp_taskwait_hooked(thr, XOMP_CODEPTR());
+        xomp_ompt_leave_runtime(entered);
         return;
     }
     xomp_taskwait_plain(thr);
@@ -138,7 +150,7 @@ XOMP_EXPORT void GOMP_taskwait(void)
 
 XOMP_EXPORT void GOMP_taskyield(void)
 {
-    xomp_taskyield(xomp_self());
+    XOMP_ENTRY(xomp_taskyield(xomp_self()));
 }
 
 XOMP_EXPORT void GOMP_taskgroup_start(void)
@@ -152,5 +164,5 @@ XOMP_EXPORT void GOMP_taskgroup_start(void)
 
 XOMP_EXPORT void GOMP_taskgroup_end(void)
 {
-    xomp_taskgroup_end(xomp_self(), XOMP_CODEPTR());
+    XOMP_ENTRY(xomp_taskgroup_end(xomp_self(), XOMP_CODEPTR()));
 }

@@ -8,8 +8,8 @@ XOMP_EXPORT void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(voi
                                unsigned long num_tasks, int priority, long start, long end,
                                long step)
 {
-    xomp_taskloop_long(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start,
-                       end, step, XOMP_CODEPTR());
+    XOMP_ENTRY(xomp_taskloop_long(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks,
+                                  priority, start, end, step, XOMP_CODEPTR()));
 }
 
 XOMP_EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
@@ -17,6 +17,6 @@ XOMP_EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)
                                    unsigned long num_tasks, int priority, unsigned long long start,
                                    unsigned long long end, unsigned long long step)
 {
-    xomp_taskloop_ull(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start,
-                      end, step, XOMP_CODEPTR());
+    XOMP_ENTRY(xomp_taskloop_ull(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks,
+                                 priority, start, end, step, XOMP_CODEPTR()));
 }

@@ -11,7 +11,7 @@ XOMP_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_tea
                                 unsigned thread_limit, unsigned flags)
 {
     (void)flags;
-    xomp_teams_run(fn, data, num_teams, thread_limit, XOMP_CODEPTR());
+    XOMP_ENTRY(xomp_teams_run(fn, data, num_teams, thread_limit, XOMP_CODEPTR()));
 }
 
 /* A teams construct inside a target region: the body runs in a loop while

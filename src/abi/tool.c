@@ -11,6 +11,7 @@
 
 XOMP_EXPORT int omp_control_tool(int command, int modifier, void *arg)
 {
-    return xomp_ompt_control_tool((uint64_t)(int64_t)command, (uint64_t)(int64_t)modifier, arg,
-                                  XOMP_CODEPTR());
+    XOMP_ENTRY_RETURN(int, xomp_ompt_control_tool((uint64_t)(int64_t)command,
+                                                  (uint64_t)(int64_t)modifier, arg,
+                                                  XOMP_CODEPTR()));
 }

@@ -431,7 +431,7 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
     xomp_prof_region_begin(thr, team->level);
     member_begin(thr, team, id);
     XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_IMPLICIT, id, team->nthreads);
-              xomp_ompt_implicit_begin(thr, team, id));
+              xomp_ompt_implicit_begin(thr, team, id, __builtin_dwarf_cfa()));
     team->fn(team->data);
     XOMP_PROF_END(thr, XOMP_EV_IMPLICIT);
     if (__builtin_expect(team->replay_region, 0))
@@ -530,7 +530,7 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     launch_subtree(thr, team, 0);
     member_begin(thr, team, 0);
     XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_IMPLICIT, 0, n);
-              xomp_ompt_implicit_begin(thr, team, 0));
+              xomp_ompt_implicit_begin(thr, team, 0, __builtin_dwarf_cfa()));
     return n;
 }
 

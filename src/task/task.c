@@ -223,7 +223,8 @@ static void task_execute_general(struct xomp_thread *thr, struct xomp_task *t)
     int ompt_saved = thr->ompt.state;
     uint64_t began = (t->flags & XOMP_TASK_HOMED) ? xomp_home_task_starts(t) : 0;
     XOMP_HOOK(XOMP_PROF_TASK_BEGIN_HOOKED(thr, t);
-              if (!discarded) ompt_saved = xomp_ompt_task_begin(thr, prev, t));
+              if (!discarded) ompt_saved =
+                  xomp_ompt_task_begin(thr, prev, t, __builtin_dwarf_cfa()));
     if (!discarded)
         t->fn(t->data);
     /* Its body made every child it will make (before a detached task's
@@ -800,7 +801,7 @@ static void task_launch(struct xomp_thread *thr, struct xomp_task *t, void (*fn)
         thr->depth++;
         int ompt_saved = 0;
         XOMP_HOOK(XOMP_PROF_TASK_BEGIN_HOOKED(thr, t);
-                  ompt_saved = xomp_ompt_task_begin(thr, parent, t));
+                  ompt_saved = xomp_ompt_task_begin(thr, parent, t, __builtin_dwarf_cfa()));
         fn(args);
         bool detached = (t->flags & XOMP_TASK_DETACH) &&
                         /* acquire: as in task_end_hooked. */
@@ -1009,7 +1010,10 @@ void xomp_task_begin_inline(struct xomp_thread *thr, struct xomp_task *t, void (
     /* The state the begin replaces is the encountering task's working
      * state, the one xomp_task_end_inline finds again (no place to keep
      * it between the two calls). */
-    XOMP_HOOK(XOMP_PROF_TASK_BEGIN_HOOKED(thr, t); (void)xomp_ompt_task_begin(thr, parent, t));
+    /* The program calls the body after this returns: its exit frame is
+     * the entry point's, the encountering task's enter_frame. */
+    XOMP_HOOK(XOMP_PROF_TASK_BEGIN_HOOKED(thr, t);
+              (void)xomp_ompt_task_begin(thr, parent, t, parent->frame.enter_frame.ptr));
 }
 
 void xomp_task_end_inline(struct xomp_thread *thr, struct xomp_task *t)

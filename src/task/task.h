@@ -150,6 +150,11 @@ struct xomp_task {
      * read only by the thread running it). */
     _Atomic uintptr_t rp_path;
     uintptr_t rp;
+    /* An OMPT tool's frames of this task (src/tool/README.md, "Frames"):
+     * written only while a tool is attached, by the thread running the
+     * task (or, for an implicit task, about to run it); the header stays
+     * below XOMP_TASK_ARGS_OFFSET's 256 bytes with it. */
+    ompt_frame_t frame;
 };
 
 /* A taskgroup region.  `pending` counts the tasks created in the region

@@ -49,6 +49,20 @@ void xomp_ompt_finalize(void);
  * tool-verbose-init-var. */
 void xomp_ompt_display_env(FILE *f);
 
+/* ---- frames (ompt_frame_t; src/tool/README.md, "Frames") ---- */
+
+/* The program enters the runtime at an entry point whose canonical frame
+ * address is `cfa` (__builtin_dwarf_cfa(), which needs no frame pointer):
+ * the current task's enter_frame, unless an outer entry set it already.
+ * Returns the task whose frame it set (NULL: none), for
+ * xomp_ompt_leave_runtime when the entry point returns. */
+struct xomp_task *xomp_ompt_enter_runtime(void *cfa);
+void xomp_ompt_leave_runtime(struct xomp_task *entered);
+/* The encountering task stays in the runtime after the entry point
+ * returns (the legacy GOMP_parallel_start, __kmpc_serialized_parallel):
+ * its enter_frame is cleared by the matching end's entry (this call). */
+void xomp_ompt_leave_region(void);
+
 /* ---- threads ---- */
 
 /* A thread starts (a pool thread: worker; another program thread that
@@ -67,8 +81,11 @@ void xomp_ompt_thread_end(struct xomp_thread *thr);
 void xomp_ompt_parallel_begin(struct xomp_thread *thr, struct xomp_team *team,
                               unsigned num_threads, bool runtime_invokes, const void *codeptr);
 /* Each member, once its implicit task is current; and after the region's
- * end barrier, while it still is. */
-void xomp_ompt_implicit_begin(struct xomp_thread *thr, struct xomp_team *team, unsigned id);
+ * end barrier, while it still is.  `exit_cfa`: the CFA of the runtime
+ * function that calls the region's function on this member (the master's
+ * is its encountering task's enter_frame when the entry point set one). */
+void xomp_ompt_implicit_begin(struct xomp_thread *thr, struct xomp_team *team, unsigned id,
+                              void *exit_cfa);
 void xomp_ompt_implicit_end(struct xomp_thread *thr, struct xomp_team *team, unsigned id);
 /* The master, back in the encountering task: parallel_end. */
 void xomp_ompt_parallel_end(struct xomp_thread *thr, struct xomp_team *team);
@@ -109,8 +126,10 @@ void xomp_ompt_taskgroup_begin(struct xomp_thread *thr, const void *codeptr);
 void xomp_ompt_task_create(struct xomp_thread *thr, struct xomp_task *parent, struct xomp_task *t,
                            bool has_deps, const void *codeptr);
 /* `t` (explicit) begins on this thread, suspending `prior`; returns the
- * thread's state before, for xomp_ompt_task_end. */
-int xomp_ompt_task_begin(struct xomp_thread *thr, struct xomp_task *prior, struct xomp_task *t);
+ * thread's state before, for xomp_ompt_task_end.  `exit_cfa`: the CFA of
+ * the runtime function that calls its body (its exit_frame). */
+int xomp_ompt_task_begin(struct xomp_thread *thr, struct xomp_task *prior, struct xomp_task *t,
+                         void *exit_cfa);
 /* `t`'s body returned (status ompt_task_complete or ompt_task_detach),
  * or `t` was discarded without starting (ompt_task_cancel, after its
  * cancel callback); `next` resumes. */

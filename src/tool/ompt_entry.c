@@ -259,7 +259,7 @@ static int get_task_info(int ancestor_level, int *flags, ompt_data_t **task_data
     if (task_data)
         *task_data = &t->tool_data;
     if (task_frame)
-        *task_frame = &xomp_ompt_no_frame;
+        *task_frame = &t->frame;
     if (parallel_data)
         *parallel_data = xomp_ompt_parallel_of(thr, t);
     if (thread_num) {

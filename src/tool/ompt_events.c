@@ -13,8 +13,6 @@
 #include "../runtime/thread.h"
 #include "../task/task.h"
 
-ompt_frame_t xomp_ompt_no_frame;
-
 ompt_data_t *xomp_ompt_parallel_of(struct xomp_thread *thr, struct xomp_task *t)
 {
     if (t->team)
@@ -59,6 +57,47 @@ int xomp_ompt_task_flags(const struct xomp_task *t)
     return f;
 }
 
+/* ---- frames ---- */
+
+struct xomp_task *xomp_ompt_enter_runtime(void *cfa)
+{
+    if (!atomic_load_explicit(&xomp_ompt_active, memory_order_relaxed))
+        return NULL;
+    struct xomp_task *t = xomp_self()->task;
+    /* An entry point reached from inside the runtime (a tool's callback
+     * calling one) keeps the outer entry's frame. */
+    if (!t || t->frame.enter_frame.ptr)
+        return NULL;
+    t->frame.enter_frame.ptr = cfa;
+    t->frame.enter_frame_flags = XOMP_OMPT_FRAME_FLAGS;
+    return t;
+}
+
+void xomp_ompt_leave_runtime(struct xomp_task *entered)
+{
+    if (entered) {
+        entered->frame.enter_frame.ptr = NULL;
+        entered->frame.enter_frame_flags = 0;
+    }
+}
+
+void xomp_ompt_leave_region(void)
+{
+    struct xomp_thread *thr = xomp_tls;
+    if (thr && thr->task)
+        xomp_ompt_leave_runtime(thr->task);
+}
+
+/* The task's body starts: called by the runtime function whose CFA is
+ * `exit_cfa`. */
+static void set_exit_frame(struct xomp_task *t, void *exit_cfa)
+{
+    t->frame.exit_frame.ptr = exit_cfa;
+    t->frame.exit_frame_flags = exit_cfa ? XOMP_OMPT_FRAME_FLAGS : 0;
+    t->frame.enter_frame.ptr = NULL;
+    t->frame.enter_frame_flags = 0;
+}
+
 /* ---- threads ---- */
 
 void xomp_ompt_thread_begin(struct xomp_thread *thr, ompt_thread_t type)
@@ -78,6 +117,8 @@ void xomp_ompt_thread_begin(struct xomp_thread *thr, ompt_thread_t type)
      * region of one thread (OpenMP 5.2, 12.8). */
     thr->ompt.initial_parallel = XOMP_OMPT_DATA_NONE;
     thr->initial_task.tool_data = XOMP_OMPT_DATA_NONE;
+    /* Its body is the program's: no runtime frame calls it. */
+    thr->initial_task.frame = (ompt_frame_t){0};
     ompt_callback_implicit_task_t implicit =
         XOMP_OMPT_CB(implicit_task, ompt_callback_implicit_task_t);
     if (implicit)
@@ -125,14 +166,21 @@ void xomp_ompt_parallel_begin(struct xomp_thread *thr, struct xomp_team *team,
     ompt_callback_parallel_begin_t cb =
         XOMP_OMPT_CB(parallel_begin, ompt_callback_parallel_begin_t);
     if (cb)
-        cb(&thr->task->tool_data, &xomp_ompt_no_frame, &team->ompt.parallel_data,
+        cb(&thr->task->tool_data, &thr->task->frame, &team->ompt.parallel_data,
            requested ? requested : 1, team->ompt.flags, codeptr);
 }
 
-void xomp_ompt_implicit_begin(struct xomp_thread *thr, struct xomp_team *team, unsigned id)
+void xomp_ompt_implicit_begin(struct xomp_thread *thr, struct xomp_team *team, unsigned id,
+                              void *exit_cfa)
 {
     struct xomp_task *t = thr->task;
     t->tool_data = XOMP_OMPT_DATA_NONE;
+    /* The master's body is called below the entry point that began the
+     * region (GOMP_parallel, __kmpc_fork_call), or by the program right
+     * after it returned (GOMP_parallel_start): that entry's frame, which
+     * is its encountering task's enter_frame. */
+    void *entry = id == 0 ? team->parent_task->frame.enter_frame.ptr : NULL;
+    set_exit_frame(t, entry ? entry : exit_cfa);
     set_state(thr, ompt_state_work_parallel, 0);
     ompt_callback_implicit_task_t cb = XOMP_OMPT_CB(implicit_task, ompt_callback_implicit_task_t);
     if (cb)
@@ -179,8 +227,11 @@ void xomp_ompt_league_begin(struct xomp_thread *thr, unsigned num_teams, const v
     ompt_callback_parallel_begin_t cb =
         XOMP_OMPT_CB(parallel_begin, ompt_callback_parallel_begin_t);
     if (cb)
-        cb(&thr->task->tool_data, &xomp_ompt_no_frame, &thr->ompt.initial_parallel,
+        cb(&thr->task->tool_data, &thr->task->frame, &thr->ompt.initial_parallel,
            thr->ompt.league_size, LEAGUE_FLAGS, codeptr);
+    /* The teams' initial tasks take the encountering task's place (its
+     * data, its frames) until the league ends. */
+    thr->ompt.league_outer_frame = thr->task->frame;
 }
 
 void xomp_ompt_league_team_begin(struct xomp_thread *thr, unsigned team_num)
@@ -188,6 +239,8 @@ void xomp_ompt_league_team_begin(struct xomp_thread *thr, unsigned team_num)
     if (!thr->ompt.league_size)
         return;
     thr->task->tool_data = XOMP_OMPT_DATA_NONE;
+    /* Its body is called below the teams construct's entry point. */
+    set_exit_frame(thr->task, thr->ompt.league_outer_frame.enter_frame.ptr);
     set_state(thr, ompt_state_work_serial, 0);
     ompt_callback_implicit_task_t cb = XOMP_OMPT_CB(implicit_task, ompt_callback_implicit_task_t);
     if (cb)
@@ -213,6 +266,7 @@ void xomp_ompt_league_end(struct xomp_thread *thr)
     if (!thr->ompt.league_size)
         return;
     thr->task->tool_data = thr->ompt.league_outer_task;
+    thr->task->frame = thr->ompt.league_outer_frame;
     set_state(thr, ompt_state_overhead, 0);
     ompt_callback_parallel_end_t cb = XOMP_OMPT_CB(parallel_end, ompt_callback_parallel_end_t);
     if (cb)
@@ -289,6 +343,9 @@ int xomp_ompt_sync_begin(struct xomp_thread *thr, ompt_sync_region_t kind, const
     codeptr = sync_codeptr(thr, kind, codeptr);
     if (is_barrier(kind))
         work_close(thr);
+    /* A region's end barrier: the implicit task's body has returned. */
+    if (kind == ompt_sync_region_barrier_implicit_parallel)
+        set_exit_frame(thr->task, NULL);
     ompt_data_t *pd = current_parallel(thr), *td = &thr->task->tool_data;
     int before = set_state(thr, wait_state_of(kind), 0);
     /* A taskgroup's region began at its start (xomp_ompt_taskgroup_begin):
@@ -336,15 +393,18 @@ void xomp_ompt_task_create(struct xomp_thread *thr, struct xomp_task *parent, st
 {
     xomp_ompt_exit_handler();
     t->tool_data = XOMP_OMPT_DATA_NONE;
+    t->frame = (ompt_frame_t){0}; /* (a reused block) */
     ompt_callback_task_create_t cb = XOMP_OMPT_CB(task_create, ompt_callback_task_create_t);
     if (cb)
-        cb(&parent->tool_data, &xomp_ompt_no_frame, &t->tool_data, xomp_ompt_task_flags(t),
+        cb(&parent->tool_data, &parent->frame, &t->tool_data, xomp_ompt_task_flags(t),
            has_deps, codeptr);
     (void)thr;
 }
 
-int xomp_ompt_task_begin(struct xomp_thread *thr, struct xomp_task *prior, struct xomp_task *t)
+int xomp_ompt_task_begin(struct xomp_thread *thr, struct xomp_task *prior, struct xomp_task *t,
+                         void *exit_cfa)
 {
+    set_exit_frame(t, exit_cfa);
     int status = thr->ompt.switch_status ? thr->ompt.switch_status : ompt_task_switch;
     thr->ompt.switch_status = ompt_task_switch; /* the tasks it starts switch */
     int before = set_state(thr, work_state(thr), 0);
@@ -367,6 +427,7 @@ void xomp_ompt_task_end(struct xomp_thread *thr, struct xomp_task *t, ompt_task_
         if (cancel)
             cancel(&t->tool_data, ompt_cancel_discarded_task | what, NULL);
     }
+    set_exit_frame(t, NULL); /* its body returned, or never began */
     ompt_callback_task_schedule_t cb = XOMP_OMPT_CB(task_schedule, ompt_callback_task_schedule_t);
     if (cb)
         cb(&t->tool_data, status, &next->tool_data);

@@ -39,8 +39,6 @@ ompt_set_result_t xomp_ompt_event_support(int event);
 /* The parallel region a task binds to: its team's, or for the tasks of an
  * initial thread outside any region, that thread's implicit one. */
 ompt_data_t *xomp_ompt_parallel_of(struct xomp_thread *thr, struct xomp_task *t);
-/* The frame reported for every task: xomp does not track frames. */
-extern ompt_frame_t xomp_ompt_no_frame;
 
 /* Make sure the tool is finalized at exit: registers the exit handler at
  * the first event, which comes from the program's own code (see

@@ -17,6 +17,10 @@
 /* ompt_data_none as a value (the header's is an initializer). */
 #define XOMP_OMPT_DATA_NONE ((ompt_data_t){.value = 0})
 
+/* The flags of every frame address xomp gives: the canonical frame
+ * address (CFA) of a runtime function (src/tool/README.md, "Frames"). */
+#define XOMP_OMPT_FRAME_FLAGS (ompt_frame_runtime | ompt_frame_cfa)
+
 /* Per team member (struct xomp_worker): a worksharing region whose end
  * the ABI does not announce (single's executor, scope), ended at the
  * member's next worksharing construct, barrier or implicit-task end. */
@@ -50,6 +54,7 @@ struct xomp_ompt_thread {
     const void *league_codeptr;
     ompt_data_t league_outer_parallel;
     ompt_data_t league_outer_task;
+    ompt_frame_t league_outer_frame;
 };
 
 /* Per parallel region (struct xomp_team, reset at each region). */

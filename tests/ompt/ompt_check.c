@@ -27,7 +27,18 @@
  *             owner; lock_destroy of an initialized, free lock;
  *   inquiry   ompt_get_thread_data, ompt_get_parallel_info,
  *             ompt_get_task_info and ompt_get_state agree with the
- *             callbacks.
+ *             callbacks;
+ *   frames    (ompt_frame_t) the encountering task of parallel_begin and
+ *             task_create has entered the runtime (enter_frame set) and,
+ *             unless it is an initial task, has an exit_frame above it;
+ *             a task that asks (OMPT_CHECK_FRAMES) lies between its
+ *             exit_frame and its enter_frame, the initial task outside
+ *             any region has no exit_frame, and each task suspended
+ *             beneath it on the thread entered the runtime above the
+ *             exit_frame of the task it runs (the stack grows down);
+ *             every address given has flags that say what it is;
+ *   reduction begin and end pair, without another event between them
+ *             that would need the thread elsewhere.
  *
  * The program talks to it through omp_control_tool (ompt_check.h): it
  * announces requested team sizes and asks for checkpoints with the counts
@@ -151,6 +162,7 @@ struct thread {
     ompt_wait_id_t acq_id;
     int expect_requested; /* -1: none */
     bool taskwait_task_made; /* lenient: a taskwait task before its region */
+    bool in_reduction;       /* between a reduction's begin and end */
 };
 
 /* Locks the program initialized.  Who holds what is kept per thread: a
@@ -379,6 +391,118 @@ static void check_context(struct thread *t, struct task *task, ompt_data_t *task
                   t->id, task->id);
 }
 
+/* ---- frames (ompt_frame_t) ---- */
+
+/* An address given has flags that say what it is: a runtime or an
+ * application frame, and a canonical frame address, a frame pointer or a
+ * stack address. */
+static bool frame_flags_valid(const void *ptr, int flags)
+{
+    if (!ptr)
+        return true;
+    int where = flags & ompt_frame_stackaddress; /* the position bits */
+    return where && !(flags & ~(ompt_frame_application | ompt_frame_stackaddress));
+}
+
+static void check_frame_flags(const ompt_frame_t *f, const char *what, int line)
+{
+    /* (LLVM libomp 14 leaves the flags of many frames unset, 0 or stale.) */
+    if (lenient)
+        return;
+    if (!frame_flags_valid(f->exit_frame.ptr, f->exit_frame_flags))
+        violation(line, "%s: exit_frame %p with flags %#x", what, f->exit_frame.ptr,
+                  f->exit_frame_flags);
+    if (!frame_flags_valid(f->enter_frame.ptr, f->enter_frame_flags))
+        violation(line, "%s: enter_frame %p with flags %#x", what, f->enter_frame.ptr,
+                  f->enter_frame_flags);
+}
+
+/* The frame of a task that encounters a construct (parallel_begin,
+ * task_create): it is in the runtime, below its body's start. */
+static void check_encountering_frame(struct thread *self, const ompt_frame_t *f, const char *what,
+                                     int line)
+{
+    if (!f) {
+        violation(line, "thread %ld: %s without the encountering task's frame", self->id, what);
+        return;
+    }
+    check_frame_flags(f, what, line);
+    if (!f->enter_frame.ptr)
+        violation(line, "thread %ld: %s: the encountering task has no enter_frame", self->id,
+                  what);
+    int flags = 0;
+    ompt_frame_t *info = NULL;
+    if (get_task_info(0, &flags, NULL, &info, NULL, NULL) != 2)
+        return;
+    /* (LLVM libomp: inside task_create for GCC's tasks its current task
+     * is not always the encountering one.) */
+    if (!lenient && info != f)
+        violation(line, "thread %ld: %s: the encountering task's frame is not the one "
+                  "ompt_get_task_info(0) gives", self->id, what);
+    if (f->exit_frame.ptr && f->enter_frame.ptr && f->exit_frame.ptr <= f->enter_frame.ptr)
+        violation(line, "thread %ld: %s: the encountering task's exit_frame %p is not above its "
+                  "enter_frame %p", self->id, what, f->exit_frame.ptr, f->enter_frame.ptr);
+    if (!lenient && info == f && !(flags & ompt_task_initial) && !f->exit_frame.ptr)
+        violation(line, "thread %ld: %s: the encountering task (flags %#x) has no exit_frame",
+                  self->id, what, flags);
+}
+
+/* OMPT_CHECK_FRAMES: `here` is a frame of the program's, inside the task
+ * running on this thread, which called omp_control_tool. */
+static void check_frames(struct thread *self, const void *here, bool outside)
+{
+    int flags = 0, tnum = -1;
+    ompt_frame_t *f = NULL;
+    ompt_data_t *pd = NULL;
+    if (get_task_info(0, &flags, NULL, &f, &pd, &tnum) != 2 || !f) {
+        violation(__LINE__, "thread %ld: no task frame at ompt_get_task_info(0)", self->id);
+        return;
+    }
+    check_frame_flags(f, "the current task", __LINE__);
+    EXPECT(f->enter_frame.ptr && f->enter_frame.ptr <= here,
+           "thread %ld: the current task's enter_frame %p is not at or below the program's "
+           "frame %p that entered the runtime", self->id, f->enter_frame.ptr, here);
+    if (outside) {
+        EXPECT((flags & ompt_task_initial) && !f->exit_frame.ptr,
+               "thread %ld: the initial task outside any region has flags %#x, exit_frame %p",
+               self->id, flags, f->exit_frame.ptr);
+        EXPECT(get_task_info(1, NULL, NULL, NULL, NULL, NULL) != 2,
+               "thread %ld: the initial task outside any region has an ancestor", self->id);
+        return;
+    }
+    EXPECT(f->exit_frame.ptr > here,
+           "thread %ld: the current task's (flags %#x) exit_frame %p is not above the program's "
+           "frame %p in its body", self->id, flags, f->exit_frame.ptr, here);
+    /* Up through the tasks suspended beneath on this thread: a master's
+     * implicit task runs on its encountering task; an explicit task on a
+     * task of the same region with its thread number. */
+    const ompt_frame_t *child = f;
+    for (int level = 1; level < 256 && !(flags & ompt_task_initial); level++) {
+        int pflags = 0, ptnum = -1;
+        ompt_frame_t *pf = NULL;
+        ompt_data_t *ppd = NULL;
+        if (get_task_info(level, &pflags, NULL, &pf, &ppd, &ptnum) != 2 || !pf)
+            break;
+        bool beneath = (flags & ompt_task_implicit) ? tnum == 0
+                                                    : (flags & ompt_task_explicit) && ptnum == tnum &&
+                                                          ppd == pd;
+        if (!beneath)
+            break;
+        check_frame_flags(pf, "an ancestor task", __LINE__);
+        EXPECT(pf->enter_frame.ptr && child->exit_frame.ptr <= pf->enter_frame.ptr,
+               "thread %ld: task at level %d (flags %#x) runs with exit_frame %p, above the "
+               "enter_frame %p of the task beneath it", self->id, level - 1, flags,
+               child->exit_frame.ptr, pf->enter_frame.ptr);
+        EXPECT(!pf->exit_frame.ptr || pf->exit_frame.ptr > pf->enter_frame.ptr,
+               "thread %ld: suspended task at level %d: exit_frame %p not above enter_frame %p",
+               self->id, level, pf->exit_frame.ptr, pf->enter_frame.ptr);
+        child = pf;
+        flags = pflags;
+        tnum = ptnum;
+        pd = ppd;
+    }
+}
+
 /* ---- threads ---- */
 
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
@@ -414,6 +538,7 @@ static void on_thread_end(ompt_data_t *thread_data)
     settle_acquire(self, __LINE__);
     struct frame *f = top(self);
     EXPECT(!f, "thread %ld ends inside %s", self->id, frame_name(f));
+    EXPECT(!self->in_reduction, "thread %ld ends inside a reduction", self->id);
     self->ended = true;
     threads_ended++;
     leave();
@@ -426,7 +551,6 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
                               ompt_data_t *parallel_data, unsigned int requested, int flags,
                               const void *codeptr_ra)
 {
-    (void)encountering_task_frame;
     (void)codeptr_ra;
     ENTER();
     settle_acquire(self, __LINE__);
@@ -434,6 +558,9 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
     EXPECT(enc && enc == current_task(self),
            "thread %ld: parallel_begin's encountering task is not the task it runs", self->id);
     check_context(self, enc, encountering_task_data, __LINE__);
+    /* (A league's: LLVM libomp 14 sets no frame for GCC's teams.) */
+    if (flags & ompt_parallel_team)
+        check_encountering_frame(self, encountering_task_frame, "parallel_begin", __LINE__);
     EXPECT(parallel_data->value == 0, "parallel_begin with parallel data already set");
     EXPECT(requested >= 1, "parallel_begin requests %u threads", requested);
     EXPECT(flags & (ompt_parallel_team | ompt_parallel_league),
@@ -626,7 +753,6 @@ static void on_task_create(ompt_data_t *encountering_task_data,
                            ompt_data_t *new_task_data, int flags, int has_dependences,
                            const void *codeptr_ra)
 {
-    (void)encountering_task_frame;
     (void)codeptr_ra;
     ENTER();
     settle_acquire(self, __LINE__);
@@ -634,6 +760,7 @@ static void on_task_create(ompt_data_t *encountering_task_data,
     EXPECT(enc && enc == current_task(self),
            "thread %ld: task_create from a task that is not running here", self->id);
     check_context(self, enc, encountering_task_data, __LINE__);
+    check_encountering_frame(self, encountering_task_frame, "task_create", __LINE__);
     EXPECT(new_task_data->value == 0, "task_create with task data already set");
     EXPECT((flags & (ompt_task_explicit | ompt_task_target | ompt_task_taskwait)) &&
                !(flags & (ompt_task_implicit | ompt_task_initial)),
@@ -1196,11 +1323,26 @@ static void on_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
                          const void *codeptr_ra)
 {
     (void)parallel_data;
-    (void)task_data;
-    (void)endpoint;
     (void)codeptr_ra;
     ENTER();
     EXPECT(kind == ompt_sync_region_reduction, "reduction callback of kind %d", kind);
+    struct task *t = task_of(task_data);
+    EXPECT(t && t == current_task(self), "thread %ld: reduction of a task not running here",
+           self->id);
+    if (endpoint == ompt_scope_begin) {
+        EXPECT(!self->in_reduction, "thread %ld: a reduction begins inside another", self->id);
+        self->in_reduction = true;
+        /* (LLVM libomp does not change the state.) */
+        if (!lenient) {
+            ompt_wait_id_t wait = 0;
+            int state = get_state(&wait);
+            EXPECT(state == ompt_state_work_reduction,
+                   "thread %ld: in a reduction, ompt_get_state gives %#x", self->id, state);
+        }
+    } else {
+        EXPECT(self->in_reduction, "thread %ld: a reduction ends that did not begin", self->id);
+        self->in_reduction = false;
+    }
     leave();
 }
 
@@ -1231,6 +1373,8 @@ static int on_control_tool(uint64_t command, uint64_t modifier, void *arg,
     int answer = 0;
     if (command == OMPT_CHECK_EXPECT_REQUESTED && self) {
         self->expect_requested = (int)modifier;
+    } else if (command == OMPT_CHECK_FRAMES && self) {
+        check_frames(self, arg, modifier == 1);
     } else if (command == OMPT_CHECK_POINT) {
         const struct ompt_check_counts *e = arg;
         if (e) {

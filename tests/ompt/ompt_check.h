@@ -24,6 +24,14 @@
  * Returns the number of violations the tool has found so far. */
 #define OMPT_CHECK_POINT 65
 
+/* Check the frames (ompt_frame_t) of the calling task and of the tasks
+ * suspended beneath it on this thread: `arg` is the caller's own frame
+ * address, which must lie between the task's exit_frame (above: the
+ * runtime called its body there) and its enter_frame (below: it entered
+ * the runtime at omp_control_tool); `modifier` 1: the caller is the
+ * initial task outside any region (exit_frame 0, no ancestor). */
+#define OMPT_CHECK_FRAMES 66
+
 struct ompt_check_counts {
     long tasks;           /* explicit tasks created (not taskwait stand-ins) */
     long dependences;     /* dependences callbacks (tasks with a depend clause) */
@@ -71,6 +79,16 @@ static inline int ompt_check_point(const struct ompt_check_counts *expect)
     if (r < 0)
         fprintf(stderr, "FAIL: the tool is not attached (omp_control_tool answered %d)\n", r);
     return r < 0 ? 1 : r;
+}
+
+/* OMPT_CHECK_FRAMES from a frame of its own (noinline, a frame pointer
+ * from __builtin_frame_address, and no tail call to omp_control_tool,
+ * whose frame must lie below this one). */
+__attribute__((noinline, unused)) static void ompt_check_frames(int outside)
+{
+    if (omp_control_tool)
+        omp_control_tool(OMPT_CHECK_FRAMES, outside, __builtin_frame_address(0));
+    __asm__ volatile("" ::: "memory");
 }
 
 static inline void ompt_check_expect_requested(int n)

@@ -7,7 +7,9 @@
  * nestable, test) and a host teams construct (its league, each team's
  * initial task, a region and a task inside each team).  Run under tests/ompt/ompt_check.c, which
  * checks the events; each phase ends with a checkpoint of the counts the
- * program knows.
+ * program knows.  The tasks check their frames (ompt_check_frames) in
+ * the initial task, in regions, nested and serialized ones, in sections
+ * and in the teams.
  */
 #include "xomp_test.h" /* first: it defines _GNU_SOURCE */
 #include "ompt_check.h"
@@ -36,6 +38,7 @@ static void regions(void)
     {
 #pragma omp atomic
         outer++;
+        ompt_check_frames(0);
         /* A nested region (inactive: one thread each) and one asking for
          * three threads. */
         ompt_check_expect_requested(3);
@@ -43,6 +46,7 @@ static void regions(void)
         {
 #pragma omp atomic
             inner++;
+            ompt_check_frames(0);
         }
     }
     ompt_check_expect_requested(1);
@@ -50,6 +54,7 @@ static void regions(void)
     {
 #pragma omp atomic
         outer++;
+        ompt_check_frames(0);
     }
     c.regions = 2 + outer - 1; /* outer, each member's nested one, the serialized one */
     c.tasks = 0;
@@ -104,6 +109,7 @@ static void worksharing(void)
             {
 #pragma omp atomic
                 sections_run++;
+                ompt_check_frames(0);
             }
         }
 #pragma omp single nowait
@@ -227,6 +233,7 @@ static void teams(void)
         int me = omp_get_team_num();
         if (me >= 0 && me < 3)
             team_seen[me]++;
+        ompt_check_frames(0);
         ompt_check_expect_requested(2);
 #pragma omp parallel num_threads(2)
         {
@@ -238,6 +245,7 @@ static void teams(void)
                 {
 #pragma omp atomic
                     tasks_run++;
+                    ompt_check_frames(0);
                 }
             }
         }
@@ -281,6 +289,7 @@ static void teams(void)
 
 int main(void)
 {
+    ompt_check_frames(1); /* the initial task, outside any region */
     regions();
     /* LLVM libomp 14 (this test's sanity check) reports host teams in its
      * own way (each team on a thread of its own, num_teams capped by the
@@ -291,6 +300,7 @@ int main(void)
     another_initial_thread();
     worksharing();
     mutexes();
+    ompt_check_frames(1);
     /* One more region after the checkpoints: the workers end at exit. */
 #pragma omp parallel
     {

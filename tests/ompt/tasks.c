@@ -39,8 +39,10 @@ static void checkpoint(const char *phase, struct ompt_check_counts c)
 
 static long fib(int n)
 {
-    if (n < 2)
+    if (n < 2) {
+        ompt_check_frames(0); /* deep in nested tasks, most run where created */
         return n;
+    }
     long a, b;
 #pragma omp task shared(a) untied
     a = fib(n - 1);
@@ -69,7 +71,10 @@ static void tasks(void)
             f = fib(12);
             for (int i = 0; i < 10; i++) {
 #pragma omp task if (0)
-                undeferred++;
+                {
+                    undeferred++;
+                    ompt_check_frames(0);
+                }
 #pragma omp task priority(i % 3)
                 {
 #pragma omp atomic
@@ -145,6 +150,8 @@ static void taskloops(void)
         for (int i = 0; i < 100; i++) {
 #pragma omp atomic
             sum += i;
+            if (i % 25 == 0)
+                ompt_check_frames(0);
         }
 #pragma omp taskwait
     }
