@@ -1332,6 +1332,7 @@ static void on_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
     if (endpoint == ompt_scope_begin) {
         EXPECT(!self->in_reduction, "thread %ld: a reduction begins inside another", self->id);
         self->in_reduction = true;
+        seen.reductions++;
         /* (LLVM libomp does not change the state.) */
         if (!lenient) {
             ompt_wait_id_t wait = 0;
@@ -1397,6 +1398,7 @@ static int on_control_tool(uint64_t command, uint64_t modifier, void *arg,
             compare("taskloop regions", e->taskloops, seen.taskloops);
             compare("parallel regions", e->regions, seen.regions);
             compare("cancellations", e->cancels, seen.cancels);
+            compare("reductions", e->reductions, seen.reductions);
         }
         EXPECT(tasks_created == tasks_completed,
                "checkpoint: %ld explicit tasks created, %ld completed", tasks_created,

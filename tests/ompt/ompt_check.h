@@ -48,12 +48,13 @@ struct ompt_check_counts {
     long taskloops;       /* taskloop regions */
     long regions;         /* parallel regions */
     long cancels;         /* cancel callbacks with ompt_cancel_activated */
+    long reductions;      /* reduction begins (the runtime's part of a reduction) */
 };
 
 /* Every count unknown. */
 #define OMPT_CHECK_ANY                                                                   \
     {                                                                                    \
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1                       \
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1                   \
     }
 
 int omp_control_tool(int command, int modifier, void *arg) __attribute__((weak));

@@ -139,6 +139,50 @@ static void worksharing(void)
     checkpoint("worksharing", c);
 }
 
+/* Reductions: clang hands them to the runtime (__kmpc_reduce*), which
+ * chooses how the members combine: xomp lets a team of one combine alone
+ * (reduction events) and a larger team with the compiler's atomic variant,
+ * which clang offers for every reduction, a user-defined one too (no
+ * events, as in LLVM libomp); GCC combines them inline (a user-defined
+ * one under GOMP_atomic_start).  Static loops: clang hands them to the
+ * runtime (work and dispatch events), GCC compiles them inline. */
+#pragma omp declare reduction(maxof : long : omp_out = omp_out > omp_in ? omp_out : omp_in)     \
+    initializer(omp_priv = -1)
+
+static void reductions(void)
+{
+    struct ompt_check_counts c = OMPT_CHECK_ANY;
+    long most = -1, sum = 0;
+    int team = 0;
+#pragma omp parallel reduction(+ : sum)
+    {
+#pragma omp single
+        team = omp_get_num_threads();
+#pragma omp for reduction(maxof : most)
+        for (int i = 0; i < 100; i++)
+            most = i > most ? i : most;
+#pragma omp for schedule(static, 5) nowait
+        for (int i = 0; i < 100; i++)
+            sum += i;
+#pragma omp for
+        for (int i = 0; i < 100; i++)
+            sum += i;
+    }
+    CHECK(most == 99 && sum == 2 * 4950, "max %ld, sum %ld", most, sum);
+#if defined(__clang__)
+    /* The loop's and the region's, alone; LLVM libomp chooses otherwise. */
+    c.reductions = !test_runtime_is_xomp() ? -1 : team == 1 ? 2 : 0;
+    c.loops = 3 * team;
+#else
+    (void)team;
+    c.reductions = 0;
+    c.loops = 0; /* all three static: compiled inline */
+#endif
+    c.regions = 1;
+    c.tasks = 0;
+    checkpoint("reductions", c);
+}
+
 static void mutexes(void)
 {
     struct ompt_check_counts c = OMPT_CHECK_ANY;
@@ -299,6 +343,7 @@ int main(void)
         teams();
     another_initial_thread();
     worksharing();
+    reductions();
     mutexes();
     ompt_check_frames(1);
     /* One more region after the checkpoints: the workers end at exit. */
