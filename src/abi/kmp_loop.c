@@ -298,11 +298,13 @@ static void static_dispatch(ompt_work_t kind, uint64_t first, uint64_t len, uint
             return;                                                                             \
         (void)schedtype;                                                                        \
         U step = incr > 0 ? (U)incr : (U)0 - (U)incr;                                           \
-        uint64_t trip = (uint64_t)((incr > 0 ? (U)(upper0 - lower0) : (U)(lower0 - upper0)) / step) + 1; \
-        uint64_t first = (uint64_t)((incr > 0 ? (U)(lower - lower0) : (U)(lower0 - lower)) / step); \
-        uint64_t len = (uint64_t)((incr > 0 ? (U)(upper - lower) : (U)(lower - upper)) / step) + 1; \
-        uint64_t every = (uint64_t)((stride > 0 ? (U)stride : (U)0 - (U)stride) / step);        \
-        static_dispatch(static_work_kind(loc), first, len, every, trip);                        \
+        U span = incr > 0 ? (U)(upper0 - lower0) : (U)(lower0 - upper0);                        \
+        U offset = incr > 0 ? (U)(lower - lower0) : (U)(lower0 - lower);                        \
+        U width = incr > 0 ? (U)(upper - lower) : (U)(lower - upper);                           \
+        U every = (stride > 0 ? (U)stride : (U)0 - (U)stride) / step;                           \
+        static_dispatch(static_work_kind(loc), (uint64_t)(offset / step),                       \
+                        (uint64_t)(width / step) + 1, (uint64_t)every,                          \
+                        (uint64_t)(span / step) + 1);                                           \
     }                                                                                           \
                                                                                                 \
     /* The construct's own call (a distribute's team share is not one): the                   \

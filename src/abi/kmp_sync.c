@@ -19,8 +19,8 @@
 XOMP_EXPORT void __kmpc_barrier(kmp_ident *loc, kmp_int32 gtid)
 {
     struct xomp_thread *thr = xomp_self();
-    if (thr->team)
-        XOMP_ENTRY(xomp_barrier_wait(thr, xomp_kmp_barrier_kind(loc), XOMP_CODEPTR()));
+    if (thr->team) /* a tail call: its event site takes this frame (OMPT) */
+        xomp_barrier_wait(thr, xomp_kmp_barrier_kind(loc), XOMP_CODEPTR());
 }
 
 int xomp_kmp_barrier_kind(const kmp_ident *loc)

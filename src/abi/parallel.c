@@ -3,10 +3,25 @@
 #include "../runtime/team.h"
 #include "abi.h"
 
+/* GOMP_parallel with hooks on (noinline: the plain path keeps no register
+ * for it): the encountering task's enter_frame is GOMP_parallel's frame. */
+static __attribute__((noinline)) void parallel_entered(void (*fn)(void *), void *data,
+                                                       unsigned num_threads, unsigned flags,
+                                                       const void *codeptr, void *cfa)
+{
+    struct xomp_task *entered = xomp_ompt_enter_runtime(cfa);
+    xomp_parallel(fn, data, num_threads, flags, codeptr);
+    xomp_ompt_leave_runtime(entered);
+}
+
 XOMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
                                unsigned flags)
 {
-    XOMP_ENTRY(xomp_parallel(fn, data, num_threads, flags, XOMP_CODEPTR()));
+    if (XOMP_HOOKS_ON()) {
+        parallel_entered(fn, data, num_threads, flags, XOMP_CODEPTR(), __builtin_dwarf_cfa());
+        return;
+    }
+    xomp_parallel(fn, data, num_threads, flags, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)

@@ -8,12 +8,13 @@
 
 /* GCC calls GOMP_barrier for `#pragma omp barrier` and for the implicit
  * barrier of a single, sections or static loop construct it compiles
- * inline: a tool is told "explicit" for both. */
+ * inline: a tool is told "explicit" for both.  A tail call: the barrier's
+ * event site takes this frame for the task's enter_frame (OMPT). */
 XOMP_EXPORT void GOMP_barrier(void)
 {
     struct xomp_thread *thr = xomp_self();
     if (thr->team)
-        XOMP_ENTRY(xomp_barrier_wait(thr, ompt_sync_region_barrier_explicit, XOMP_CODEPTR()));
+        xomp_barrier_wait(thr, ompt_sync_region_barrier_explicit, XOMP_CODEPTR());
 }
 
 /* The unnamed critical section and the atomic-construct fallback each have

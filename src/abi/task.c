@@ -138,11 +138,11 @@ XOMP_EXPORT void GOMP_taskwait(void)
 {
     struct xomp_thread *thr = xomp_self();
     /* The return address is read only on the hooked path (read before the
-     * test, it costs a saved register on the plain one). */
+     * test, it costs a saved register on the plain one).  The hooked path
+     * is inlined or tail-called: its event site takes this frame for the
+     * task's enter_frame. */
     if (XOMP_HOOKS_ON()) {
-        struct xomp_task *entered = xomp_ompt_enter_runtime(__builtin_dwarf_cfa());
         xomp_taskwait_hooked(thr, XOMP_CODEPTR());
-        xomp_ompt_leave_runtime(entered);
         return;
     }
     xomp_taskwait_plain(thr);

@@ -571,7 +571,8 @@ static uint64_t barrier_wait(struct xomp_thread *thr, int kind, const void *code
     thr->stats.barriers++;
     int ompt_saved = 0;
     XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_BARRIER, thr->team_id, 0);
-              ompt_saved = xomp_ompt_sync_begin(thr, (ompt_sync_region_t)kind, codeptr));
+              ompt_saved = xomp_ompt_sync_begin(thr, (ompt_sync_region_t)kind, codeptr,
+                                                __builtin_dwarf_cfa()));
     const struct xomp_sched_wait *outer = thr->wait;
     thr->wait = &barrier_any;
     struct xomp_team *team = thr->team;

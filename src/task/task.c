@@ -458,7 +458,8 @@ done:
 void xomp_taskwait_hooked(struct xomp_thread *thr, const void *codeptr)
 {
     XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_TASKWAIT, 0, 0);
-    int saved = xomp_ompt_sync_begin(thr, ompt_sync_region_taskwait, codeptr);
+    int saved =
+        xomp_ompt_sync_begin(thr, ompt_sync_region_taskwait, codeptr, __builtin_dwarf_cfa());
     xomp_taskwait_plain(thr);
     xomp_ompt_sync_end(thr, ompt_sync_region_taskwait, codeptr, saved);
     XOMP_PROF_END_HOOKED(thr, XOMP_EV_TASKWAIT);
@@ -550,7 +551,8 @@ void xomp_taskgroup_end(struct xomp_thread *thr, const void *codeptr)
     }
     int ompt_saved = 0;
     XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_TASKGROUP, 0, 0);
-              ompt_saved = xomp_ompt_sync_begin(thr, ompt_sync_region_taskgroup, codeptr));
+              ompt_saved = xomp_ompt_sync_begin(thr, ompt_sync_region_taskgroup, codeptr,
+                                                __builtin_dwarf_cfa()));
     if (__builtin_expect(tg->replay_scope, 0))
         xomp_replay_taskgroup_waits(thr, tg);
     if (!taskgroup_done(tg))
@@ -1118,7 +1120,8 @@ void xomp_task_wait_depend(struct xomp_thread *thr, void **depend, const void *c
 {
     int ompt_saved = 0;
     XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_TASKWAIT, 0, 0);
-              ompt_saved = xomp_ompt_sync_begin(thr, ompt_sync_region_taskwait, codeptr));
+              ompt_saved = xomp_ompt_sync_begin(thr, ompt_sync_region_taskwait, codeptr,
+                                                __builtin_dwarf_cfa()));
     /* Outside a team every task ran undeferred: nothing to wait for. */
     if (thr->team)
         xomp_task_spawn(thr, empty_task, NULL, NULL, 0, 1, true, GOMP_TASK_FLAG_DEPEND, 0, depend,

@@ -111,8 +111,13 @@ void xomp_ompt_target_initial_end(struct xomp_thread *thr, const ompt_data_t *ou
 
 /* A barrier, taskwait or taskgroup end: the sync_region begin and its
  * wait's begin; returns the thread's state before, for the end.  A
- * barrier also ends the member's open worksharing region first. */
-int xomp_ompt_sync_begin(struct xomp_thread *thr, ompt_sync_region_t kind, const void *codeptr);
+ * barrier also ends the member's open worksharing region first.  `cfa`:
+ * the canonical frame address of the function with the event site, the
+ * task's enter_frame if its entry point set none (the entry point's own
+ * when it tail-calls or inlines that function: GOMP_barrier,
+ * GOMP_taskwait), which the end clears. */
+int xomp_ompt_sync_begin(struct xomp_thread *thr, ompt_sync_region_t kind, const void *codeptr,
+                         void *cfa);
 void xomp_ompt_sync_end(struct xomp_thread *thr, ompt_sync_region_t kind, const void *codeptr,
                         int saved_state);
 /* A taskgroup region begins; its end is a sync_begin/sync_end pair of

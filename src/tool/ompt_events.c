@@ -109,6 +109,9 @@ void xomp_ompt_thread_begin(struct xomp_thread *thr, ompt_thread_t type)
     thr->ompt.switch_status = ompt_task_switch;
     set_state(thr, type == ompt_thread_worker ? ompt_state_idle : ompt_state_work_serial, 0);
     ompt_callback_thread_begin_t begin = XOMP_OMPT_CB(thread_begin, ompt_callback_thread_begin_t);
+    /* An initial task's body is the program's: no runtime frame calls it
+     * (a pool thread's is current between regions). */
+    thr->initial_task.frame = (ompt_frame_t){0};
     if (begin)
         begin(type, &thr->ompt.thread_data);
     if (type != ompt_thread_initial)
@@ -117,8 +120,6 @@ void xomp_ompt_thread_begin(struct xomp_thread *thr, ompt_thread_t type)
      * region of one thread (OpenMP 5.2, 12.8). */
     thr->ompt.initial_parallel = XOMP_OMPT_DATA_NONE;
     thr->initial_task.tool_data = XOMP_OMPT_DATA_NONE;
-    /* Its body is the program's: no runtime frame calls it. */
-    thr->initial_task.frame = (ompt_frame_t){0};
     ompt_callback_implicit_task_t implicit =
         XOMP_OMPT_CB(implicit_task, ompt_callback_implicit_task_t);
     if (implicit)
@@ -286,6 +287,7 @@ void xomp_ompt_target_initial_begin(struct xomp_thread *thr, ompt_data_t *outer)
         return;
     thr->ompt.initial_parallel = XOMP_OMPT_DATA_NONE;
     thr->task->tool_data = XOMP_OMPT_DATA_NONE;
+    thr->task->frame = (ompt_frame_t){0}; /* an initial task, as the thread's own */
     set_state(thr, ompt_state_work_serial, 0);
     ompt_callback_implicit_task_t cb = XOMP_OMPT_CB(implicit_task, ompt_callback_implicit_task_t);
     if (cb)
@@ -337,9 +339,21 @@ static const void *sync_codeptr(struct xomp_thread *thr, ompt_sync_region_t kind
     return kind == ompt_sync_region_barrier_implicit_parallel ? thr->team->ompt.codeptr : codeptr;
 }
 
-int xomp_ompt_sync_begin(struct xomp_thread *thr, ompt_sync_region_t kind, const void *codeptr)
+/* In the state sync_begin returns: the wait set the task's enter_frame
+ * (sync_end clears it).  States are small. */
+#define SYNC_ENTERED (1 << 30)
+
+int xomp_ompt_sync_begin(struct xomp_thread *thr, ompt_sync_region_t kind, const void *codeptr,
+                         void *cfa)
 {
     xomp_ompt_exit_handler();
+    int entered = 0;
+    if (thr->ompt.type && thr->task && !thr->task->frame.enter_frame.ptr &&
+        kind != ompt_sync_region_barrier_implicit_parallel) {
+        thr->task->frame.enter_frame.ptr = cfa;
+        thr->task->frame.enter_frame_flags = XOMP_OMPT_FRAME_FLAGS;
+        entered = SYNC_ENTERED;
+    }
     codeptr = sync_codeptr(thr, kind, codeptr);
     if (is_barrier(kind))
         work_close(thr);
@@ -356,7 +370,7 @@ int xomp_ompt_sync_begin(struct xomp_thread *thr, ompt_sync_region_t kind, const
     ompt_callback_sync_region_t wait = XOMP_OMPT_CB(sync_region_wait, ompt_callback_sync_region_t);
     if (wait)
         wait(kind, ompt_scope_begin, pd, td, codeptr);
-    return before;
+    return before | entered;
 }
 
 void xomp_ompt_sync_end(struct xomp_thread *thr, ompt_sync_region_t kind, const void *codeptr,
@@ -375,7 +389,9 @@ void xomp_ompt_sync_end(struct xomp_thread *thr, ompt_sync_region_t kind, const 
     ompt_callback_sync_region_t region = XOMP_OMPT_CB(sync_region, ompt_callback_sync_region_t);
     if (region)
         region(kind, ompt_scope_end, pd, td, codeptr);
-    set_state(thr, saved_state, 0);
+    if (saved_state & SYNC_ENTERED)
+        xomp_ompt_leave_runtime(thr->task);
+    set_state(thr, saved_state & ~SYNC_ENTERED, 0);
 }
 
 void xomp_ompt_taskgroup_begin(struct xomp_thread *thr, const void *codeptr)

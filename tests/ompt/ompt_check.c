@@ -483,9 +483,9 @@ static void check_frames(struct thread *self, const void *here, bool outside)
         ompt_data_t *ppd = NULL;
         if (get_task_info(level, &pflags, NULL, &pf, &ppd, &ptnum) != 2 || !pf)
             break;
-        bool beneath = (flags & ompt_task_implicit) ? tnum == 0
-                                                    : (flags & ompt_task_explicit) && ptnum == tnum &&
-                                                          ppd == pd;
+        bool beneath = (flags & ompt_task_implicit)
+                           ? tnum == 0
+                           : (flags & ompt_task_explicit) && ptnum == tnum && ppd == pd;
         if (!beneath)
             break;
         check_frame_flags(pf, "an ancestor task", __LINE__);
@@ -997,6 +997,20 @@ static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t e
     ENTER();
     settle_acquire(self, __LINE__);
     struct frame *f = top(self);
+    /* The task waits inside the runtime, which it entered: at a barrier
+     * of its own, a taskwait, a taskgroup's end (not at a region's end,
+     * after its body returned; LLVM libomp 14 sets no frame in
+     * GCC's taskgroup end). */
+    ompt_frame_t *fr = NULL;
+    if (endpoint == ompt_scope_begin &&
+        (kind == ompt_sync_region_barrier_explicit || kind == ompt_sync_region_taskwait ||
+         (kind == ompt_sync_region_taskgroup && !lenient) ||
+         kind == ompt_sync_region_barrier_implicit_workshare) &&
+        get_task_info(0, NULL, NULL, &fr, NULL, NULL) == 2 && fr) {
+        check_frame_flags(fr, "sync_region_wait", __LINE__);
+        EXPECT(fr->enter_frame.ptr, "thread %ld: sync_region_wait %d begins in a task with no "
+               "enter_frame", self->id, kind);
+    }
     if (endpoint == ompt_scope_begin) {
         EXPECT(f && f->kind == FR_SYNC && f->sub == sync_class(kind) &&
                    f->obj == task_of(task_data),
