@@ -51,6 +51,10 @@ extern _Atomic uint32_t xomp_atomic_lock;
         }                                                                                \
         return call;                                                                     \
     } while (0)
+/* xomp_parallel for an entry point with hooks on, `cfa` its frame
+ * (parallel.c). */
+void xomp_parallel_entered(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
+                           const void *codeptr, void *cfa);
 /* An entry point after which the task stays in the runtime while the
  * program runs the region's master part (GOMP_parallel_start,
  * __kmpc_serialized_parallel): the matching end clears it

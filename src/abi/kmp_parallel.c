@@ -99,7 +99,11 @@ XOMP_EXPORT void __kmpc_fork_call(kmp_ident *loc, kmp_int32 argc, kmp_microtask 
     va_end(ap);
     unsigned num_threads;
     unsigned flags = take_pushed(thr, &num_threads);
-    XOMP_ENTRY(xomp_parallel(run_microtask, &a, num_threads, flags, XOMP_CODEPTR()));
+    if (XOMP_HOOKS_ON())
+        xomp_parallel_entered(run_microtask, &a, num_threads, flags, XOMP_CODEPTR(),
+                              __builtin_dwarf_cfa());
+    else
+        xomp_parallel(run_microtask, &a, num_threads, flags, XOMP_CODEPTR());
     fork_args_free(&a, stack);
 }
 

@@ -219,10 +219,12 @@ static __attribute__((noinline)) kmp_int32 call_again(struct xomp_task *t)
     return 0;
 }
 
+/* __kmpc_omp_task tail-calls it: its frame is that entry point's (the
+ * task's enter_frame while a tool is attached). */
 static __attribute__((noinline)) kmp_int32 task_general(struct xomp_thread *thr, kmp_task *kt,
                                                        const void *codeptr)
 {
-    xomp_kmp_task_submit(thr, kt, NULL, false, codeptr);
+    XOMP_ENTRY(xomp_kmp_task_submit(thr, kt, NULL, false, codeptr));
     return 0;
 }
 
@@ -243,7 +245,7 @@ XOMP_EXPORT kmp_int32 __kmpc_omp_task(kmp_ident *loc, kmp_int32 gtid, kmp_task *
             task_publish(thr, t, fn, base_of(kt), flags);
         return 0;
     }
-    XOMP_ENTRY_RETURN(kmp_int32, task_general(thr, kt, XOMP_CODEPTR()));
+    return task_general(thr, kt, XOMP_CODEPTR());
 }
 
 XOMP_EXPORT kmp_int32 __kmpc_omp_task_parts(kmp_ident *loc, kmp_int32 gtid, kmp_task *kt)
@@ -434,7 +436,9 @@ XOMP_EXPORT void __kmpc_omp_task_complete_if0(kmp_ident *loc, kmp_int32 gtid, km
 XOMP_EXPORT kmp_int32 __kmpc_omp_taskwait(kmp_ident *loc, kmp_int32 gtid)
 {
     struct xomp_thread *thr = xomp_self();
-    XOMP_ENTRY(xomp_taskwait(thr, XOMP_CODEPTR()));
+    /* Its hooked path is inlined: its event site takes this frame for the
+     * task's enter_frame (OMPT). */
+    xomp_taskwait(thr, XOMP_CODEPTR());
     return 0;
 }
 

@@ -3,11 +3,12 @@
 #include "../runtime/team.h"
 #include "abi.h"
 
-/* GOMP_parallel with hooks on (noinline: the plain path keeps no register
- * for it): the encountering task's enter_frame is GOMP_parallel's frame. */
-static __attribute__((noinline)) void parallel_entered(void (*fn)(void *), void *data,
-                                                       unsigned num_threads, unsigned flags,
-                                                       const void *codeptr, void *cfa)
+/* A parallel region's entry point with hooks on (noinline: the plain path
+ * keeps no register for it): the encountering task's enter_frame is the
+ * entry point's frame, `cfa`. */
+__attribute__((noinline)) void xomp_parallel_entered(void (*fn)(void *), void *data,
+                                                     unsigned num_threads, unsigned flags,
+                                                     const void *codeptr, void *cfa)
 {
     struct xomp_task *entered = xomp_ompt_enter_runtime(cfa);
     xomp_parallel(fn, data, num_threads, flags, codeptr);
@@ -18,7 +19,8 @@ XOMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_thre
                                unsigned flags)
 {
     if (XOMP_HOOKS_ON()) {
-        parallel_entered(fn, data, num_threads, flags, XOMP_CODEPTR(), __builtin_dwarf_cfa());
+        xomp_parallel_entered(fn, data, num_threads, flags, XOMP_CODEPTR(),
+                              __builtin_dwarf_cfa());
         return;
     }
     xomp_parallel(fn, data, num_threads, flags, XOMP_CODEPTR());
