@@ -136,10 +136,11 @@ XOMP_EXPORT void __kmpc_fork_call_if(kmp_ident *loc, kmp_int32 argc, kmp_microta
         XOMP_ENTRY(xomp_parallel(run_microtask, &a, num_threads, flags, XOMP_CODEPTR()));
         return;
     }
-    XOMP_ENTRY_OPEN();
-    xomp_parallel_start(empty_region, NULL, 1, flags, XOMP_CODEPTR(), false);
-    run_microtask_if0(microtask, n, argv);
-    xomp_parallel_end();
+    XOMP_ENTRY(({
+        xomp_parallel_start(empty_region, NULL, 1, flags, XOMP_CODEPTR(), false);
+        run_microtask_if0(microtask, n, argv);
+        xomp_parallel_end();
+    }));
 }
 
 XOMP_EXPORT void __kmpc_push_num_threads(kmp_ident *loc, kmp_int32 gtid, kmp_int32 num_threads)
