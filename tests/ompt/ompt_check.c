@@ -59,7 +59,8 @@
  * not the generating ones (the parent/child links are not checked); the
  * task of a taskwait with dependences is created before its region; a task
  * that cancels its taskgroup ends with the status of a discarded one; a
- * cancelled loop's work region does not end.
+ * cancelled loop's work region does not end; the flags of its frames are
+ * often unset, and GCC's taskgroup end sets no enter_frame.
  */
 #define _GNU_SOURCE
 #include "ompt_check.h"
