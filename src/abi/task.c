@@ -65,8 +65,9 @@ static __attribute__((noinline)) void task_spawn_usual_slow(void (*fn)(void *), 
         xomp_task_run_here(thr, fn, data, flags, 0);
         return;
     }
-    /* GOMP_task and task_spawn_usual tail-called this function: its frame
-     * is GOMP_task's. */
+    /* GOMP_task calls task_spawn_usual, which tail-calls this function:
+     * its frame is right below GOMP_task's (passing GOMP_task's own would
+     * cost its fast path an instruction). */
     XOMP_ENTRY(({
         XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);
         xomp_task_spawn(thr, fn, data, NULL, arg_size, 8, false, flags, 0, NULL, NULL, codeptr);
