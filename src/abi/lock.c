@@ -66,7 +66,7 @@ static __attribute__((noinline)) void set_lock_hooked(omp_lock_t *lock, const vo
 {
     struct xomp_thread *thr = xomp_self();
     int saved = xomp_ompt_mutex_acquire(thr, ompt_mutex_lock, 0, XOMP_OMPT_IMPL_FUTEX, lock,
-                                        codeptr);
+                                        codeptr, __builtin_dwarf_cfa());
     xomp_mutex_lock(lock_word(lock));
     xomp_ompt_mutex_acquired(thr, ompt_mutex_lock, lock, codeptr, saved);
 }
@@ -123,7 +123,7 @@ XOMP_EXPORT V30(omp_test_lock) V25(omp_test_lock) VLLVM(omp_test_lock) int xomp_
     struct xomp_thread *thr = xomp_self();
     const void *codeptr = XOMP_CODEPTR();
     int saved = xomp_ompt_mutex_acquire(thr, ompt_mutex_test_lock, 0, XOMP_OMPT_IMPL_FUTEX, lock,
-                                        codeptr);
+                                        codeptr, __builtin_dwarf_cfa());
     bool got = xomp_mutex_trylock(lock_word(lock));
     if (got)
         xomp_ompt_mutex_acquired(thr, ompt_mutex_test_lock, lock, codeptr, saved);
@@ -177,7 +177,7 @@ XOMP_EXPORT V30(omp_set_nest_lock) void xomp_set_nest_lock(omp_nest_lock_t *lock
     const void *codeptr = XOMP_CODEPTR();
     int saved = 0;
     XOMP_HOOK(saved = xomp_ompt_mutex_acquire(thr, ompt_mutex_nest_lock, 0, XOMP_OMPT_IMPL_FUTEX,
-                                              lock, codeptr));
+                                              lock, codeptr, __builtin_dwarf_cfa()));
     void *me = thr->task;
     if (nest_owner(l) != me) {
         xomp_mutex_lock(&l->word);
@@ -215,7 +215,8 @@ XOMP_EXPORT V30(omp_test_nest_lock) int xomp_test_nest_lock(omp_nest_lock_t *loc
     const void *codeptr = XOMP_CODEPTR();
     int saved = 0;
     XOMP_HOOK(saved = xomp_ompt_mutex_acquire(thr, ompt_mutex_test_nest_lock, 0,
-                                              XOMP_OMPT_IMPL_FUTEX, lock, codeptr));
+                                              XOMP_OMPT_IMPL_FUTEX, lock, codeptr,
+                                              __builtin_dwarf_cfa()));
     void *me = thr->task;
     if (nest_owner(l) != me) {
         if (!xomp_mutex_trylock(&l->word)) {

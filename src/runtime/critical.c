@@ -8,7 +8,8 @@ void xomp_critical_enter_hooked(_Atomic uint32_t *m, int kind, const void *codep
 {
     struct xomp_thread *thr = xomp_self();
     int saved = xomp_ompt_mutex_acquire(thr, (ompt_mutex_t)kind, 0 /* omp_sync_hint_none */,
-                                        XOMP_OMPT_IMPL_FUTEX, (const void *)m, codeptr);
+                                        XOMP_OMPT_IMPL_FUTEX, (const void *)m, codeptr,
+                                        __builtin_dwarf_cfa());
     xomp_mutex_lock(m);
     xomp_ompt_mutex_acquired(thr, (ompt_mutex_t)kind, (const void *)m, codeptr, saved);
 }

@@ -80,7 +80,7 @@ void xomp_ordered_start(const void *codeptr)
     struct xomp_thread *thr = xomp_self();
     int saved = 0;
     XOMP_HOOK(saved = xomp_ompt_mutex_acquire(thr, ompt_mutex_ordered, 0, XOMP_OMPT_IMPL_TURN,
-                                              ordered_id(thr), codeptr));
+                                              ordered_id(thr), codeptr, __builtin_dwarf_cfa()));
     if (thr->team) {
         struct xomp_ws_member *m = &thr->worker->loop;
         struct xomp_ws *ws = xomp_loop_current(thr, m);

@@ -183,9 +183,10 @@ enum xomp_ompt_mutex_impl {
 };
 
 /* The thread starts waiting for a mutex; returns its state before, for
- * acquired (or, for a failed test, xomp_ompt_mutex_not_acquired). */
+ * acquired (or, for a failed test, xomp_ompt_mutex_not_acquired).  `cfa`:
+ * as for xomp_ompt_sync_begin, the task's enter_frame until then. */
 int xomp_ompt_mutex_acquire(struct xomp_thread *thr, ompt_mutex_t kind, unsigned hint,
-                            unsigned impl, const void *id, const void *codeptr);
+                            unsigned impl, const void *id, const void *codeptr, void *cfa);
 void xomp_ompt_mutex_acquired(struct xomp_thread *thr, ompt_mutex_t kind, const void *id,
                               const void *codeptr, int saved_state);
 void xomp_ompt_mutex_not_acquired(struct xomp_thread *thr, int saved_state);

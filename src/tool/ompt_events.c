@@ -339,21 +339,38 @@ static const void *sync_codeptr(struct xomp_thread *thr, ompt_sync_region_t kind
     return kind == ompt_sync_region_barrier_implicit_parallel ? thr->team->ompt.codeptr : codeptr;
 }
 
-/* In the state sync_begin returns: the wait set the task's enter_frame
- * (sync_end clears it).  States are small. */
-#define SYNC_ENTERED (1 << 30)
+/* In the state a wait's begin returns (sync_begin, mutex_acquire): the
+ * wait set the task's enter_frame, which its end clears.  States are
+ * small. */
+#define WAIT_ENTERED (1 << 30)
+
+/* A wait begins in the function whose CFA is `cfa`: the task's
+ * enter_frame if its entry point set none. */
+static int wait_enter(struct xomp_thread *thr, void *cfa)
+{
+    struct xomp_task *t = thr->task;
+    if (!thr->ompt.type || !t || t->frame.enter_frame.ptr)
+        return 0;
+    t->frame.enter_frame.ptr = cfa;
+    t->frame.enter_frame_flags = XOMP_OMPT_FRAME_FLAGS;
+    return WAIT_ENTERED;
+}
+
+/* The wait ends: its saved state, without the flag. */
+static int wait_leave(struct xomp_thread *thr, int saved_state)
+{
+    if (saved_state & WAIT_ENTERED)
+        xomp_ompt_leave_runtime(thr->task);
+    return saved_state & ~WAIT_ENTERED;
+}
 
 int xomp_ompt_sync_begin(struct xomp_thread *thr, ompt_sync_region_t kind, const void *codeptr,
                          void *cfa)
 {
     xomp_ompt_exit_handler();
-    int entered = 0;
-    if (thr->ompt.type && thr->task && !thr->task->frame.enter_frame.ptr &&
-        kind != ompt_sync_region_barrier_implicit_parallel) {
-        thr->task->frame.enter_frame.ptr = cfa;
-        thr->task->frame.enter_frame_flags = XOMP_OMPT_FRAME_FLAGS;
-        entered = SYNC_ENTERED;
-    }
+    /* (Not a region's end: the implicit task's body has returned.) */
+    int entered =
+        kind == ompt_sync_region_barrier_implicit_parallel ? 0 : wait_enter(thr, cfa);
     codeptr = sync_codeptr(thr, kind, codeptr);
     if (is_barrier(kind))
         work_close(thr);
@@ -389,9 +406,7 @@ void xomp_ompt_sync_end(struct xomp_thread *thr, ompt_sync_region_t kind, const 
     ompt_callback_sync_region_t region = XOMP_OMPT_CB(sync_region, ompt_callback_sync_region_t);
     if (region)
         region(kind, ompt_scope_end, pd, td, codeptr);
-    if (saved_state & SYNC_ENTERED)
-        xomp_ompt_leave_runtime(thr->task);
-    set_state(thr, saved_state & ~SYNC_ENTERED, 0);
+    set_state(thr, wait_leave(thr, saved_state), 0);
 }
 
 void xomp_ompt_taskgroup_begin(struct xomp_thread *thr, const void *codeptr)
@@ -579,20 +594,21 @@ static int mutex_wait_state(ompt_mutex_t kind)
 }
 
 int xomp_ompt_mutex_acquire(struct xomp_thread *thr, ompt_mutex_t kind, unsigned hint,
-                            unsigned impl, const void *id, const void *codeptr)
+                            unsigned impl, const void *id, const void *codeptr, void *cfa)
 {
     xomp_ompt_exit_handler();
+    int entered = wait_enter(thr, cfa);
     int before = set_state(thr, mutex_wait_state(kind), (ompt_wait_id_t)(uintptr_t)id);
     ompt_callback_mutex_acquire_t cb = XOMP_OMPT_CB(mutex_acquire, ompt_callback_mutex_acquire_t);
     if (cb)
         cb(kind, hint, impl, (ompt_wait_id_t)(uintptr_t)id, codeptr);
-    return before;
+    return before | entered;
 }
 
 void xomp_ompt_mutex_acquired(struct xomp_thread *thr, ompt_mutex_t kind, const void *id,
                               const void *codeptr, int saved_state)
 {
-    set_state(thr, saved_state, 0);
+    set_state(thr, wait_leave(thr, saved_state), 0);
     ompt_callback_mutex_t cb = XOMP_OMPT_CB(mutex_acquired, ompt_callback_mutex_t);
     if (cb)
         cb(kind, (ompt_wait_id_t)(uintptr_t)id, codeptr);
@@ -600,7 +616,7 @@ void xomp_ompt_mutex_acquired(struct xomp_thread *thr, ompt_mutex_t kind, const 
 
 void xomp_ompt_mutex_not_acquired(struct xomp_thread *thr, int saved_state)
 {
-    set_state(thr, saved_state, 0);
+    set_state(thr, wait_leave(thr, saved_state), 0);
 }
 
 void xomp_ompt_mutex_released(struct xomp_thread *thr, ompt_mutex_t kind, const void *id,

@@ -1185,6 +1185,14 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
     settle_acquire(self, __LINE__);
     EXPECT(kind >= ompt_mutex_lock && kind <= ompt_mutex_ordered, "mutex_acquire of kind %d",
            kind);
+    /* The task waits for it inside the runtime (LLVM libomp 14 sets no
+     * frame there). */
+    ompt_frame_t *fr = NULL;
+    if (!lenient && get_task_info(0, NULL, NULL, &fr, NULL, NULL) == 2 && fr) {
+        check_frame_flags(fr, "mutex_acquire", __LINE__);
+        EXPECT(fr->enter_frame.ptr, "thread %ld: mutex_acquire (kind %d) in a task with no "
+               "enter_frame", self->id, kind);
+    }
     self->acquiring = true;
     self->acq_kind = kind;
     self->acq_id = wait_id;
