@@ -204,7 +204,7 @@ static __attribute__((noinline)) void static_work_begin(const kmp_ident *loc, bo
 static void static_dispatch(ompt_work_t kind, uint64_t first, uint64_t len, uint64_t stride,
                             uint64_t trip)
 {
-    if (kind == ompt_work_distribute || !len || !xomp_ompt_wants_dispatch())
+    if (!len || !xomp_ompt_wants_dispatch())
         return;
     struct xomp_thread *thr = xomp_self();
     for (uint64_t start = first; start < trip;) {
@@ -212,6 +212,8 @@ static void static_dispatch(ompt_work_t kind, uint64_t first, uint64_t len, uint
         if (kind == ompt_work_sections) {
             for (uint64_t i = start; i < start + n; i++)
                 xomp_ompt_dispatch_section(thr, i + 1); /* numbered from 1, as GOMP's */
+        } else if (kind == ompt_work_distribute) {
+            xomp_ompt_dispatch_distribute_chunk(thr, start, start + n);
         } else {
             xomp_ompt_dispatch_chunk(thr, start, start + n);
         }

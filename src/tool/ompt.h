@@ -168,6 +168,8 @@ void xomp_ompt_work_open(struct xomp_thread *thr, ompt_work_t kind, const void *
 bool xomp_ompt_wants_dispatch(void);
 /* A chunk of a loop (iterations [lo, hi)) or section `number` starts. */
 void xomp_ompt_dispatch_chunk(struct xomp_thread *thr, uint64_t lo, uint64_t hi);
+/* A team's chunk of a distribute construct (iterations [lo, hi)). */
+void xomp_ompt_dispatch_distribute_chunk(struct xomp_thread *thr, uint64_t lo, uint64_t hi);
 void xomp_ompt_dispatch_section(struct xomp_thread *thr, uint64_t number);
 /* masked construct (for entry points that announce it; GCC inlines it). */
 void xomp_ompt_masked(struct xomp_thread *thr, ompt_scope_endpoint_t endpoint,

@@ -550,15 +550,24 @@ bool xomp_ompt_wants_dispatch(void)
     return xomp_ompt_callback(ompt_callback_dispatch) != NULL;
 }
 
-void xomp_ompt_dispatch_chunk(struct xomp_thread *thr, uint64_t lo, uint64_t hi)
+static void dispatch_chunk(struct xomp_thread *thr, int kind, uint64_t lo, uint64_t hi)
 {
     ompt_callback_dispatch_t cb = XOMP_OMPT_CB(dispatch, ompt_callback_dispatch_t);
     if (!cb)
         return;
     struct xomp_ompt_dispatch_chunk chunk = {lo, hi - lo};
     ompt_data_t instance = {.ptr = &chunk};
-    cb(current_parallel(thr), &thr->task->tool_data,
-       (ompt_dispatch_t)XOMP_OMPT_DISPATCH_WS_LOOP_CHUNK, instance);
+    cb(current_parallel(thr), &thr->task->tool_data, (ompt_dispatch_t)kind, instance);
+}
+
+void xomp_ompt_dispatch_chunk(struct xomp_thread *thr, uint64_t lo, uint64_t hi)
+{
+    dispatch_chunk(thr, XOMP_OMPT_DISPATCH_WS_LOOP_CHUNK, lo, hi);
+}
+
+void xomp_ompt_dispatch_distribute_chunk(struct xomp_thread *thr, uint64_t lo, uint64_t hi)
+{
+    dispatch_chunk(thr, XOMP_OMPT_DISPATCH_DISTRIBUTE_CHUNK, lo, hi);
 }
 
 void xomp_ompt_dispatch_section(struct xomp_thread *thr, uint64_t number)

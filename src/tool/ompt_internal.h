@@ -25,7 +25,9 @@ static inline ompt_callback_t xomp_ompt_callback(int event)
 
 /* An OpenMP 5.2 value that LLVM 14's omp-tools.h predates. */
 #define XOMP_OMPT_DISPATCH_WS_LOOP_CHUNK 3          /* ompt_dispatch_ws_loop_chunk */
-/* ompt_dispatch_chunk_t: a chunk of a loop, for ompt_dispatch_ws_loop_chunk. */
+#define XOMP_OMPT_DISPATCH_DISTRIBUTE_CHUNK 4       /* ompt_dispatch_distribute_chunk */
+/* ompt_dispatch_chunk_t: a chunk of a loop, for ompt_dispatch_ws_loop_chunk
+ * and ompt_dispatch_distribute_chunk. */
 struct xomp_ompt_dispatch_chunk {
     uint64_t start;      /* first logical iteration */
     uint64_t iterations; /* iterations in the chunk */

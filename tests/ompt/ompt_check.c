@@ -598,7 +598,8 @@ static void check_instances(struct region *r)
             EXPECT(w->executors == 1, "region %ld: single construct %u executed %d times", r->id,
                    i, w->executors);
         if (w->dispatching && !w->cancelled &&
-            (w->kind == ompt_work_loop || w->kind == ompt_work_sections))
+            (w->kind == ompt_work_loop || w->kind == ompt_work_sections ||
+             w->kind == ompt_work_distribute))
             EXPECT(w->dispatched == w->count,
                    "region %ld: worksharing construct %u of %lu iterations dispatched %lu", r->id,
                    i, (unsigned long)w->count, (unsigned long)w->dispatched);
@@ -1087,7 +1088,8 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_dat
             if (w) {
                 if (wstype == ompt_work_single_executor)
                     w->executors++;
-                if (wstype == ompt_work_loop || wstype == ompt_work_sections) {
+                if (wstype == ompt_work_loop || wstype == ompt_work_sections ||
+                    wstype == ompt_work_distribute) {
                     EXPECT(!w->count || w->count == count,
                            "members disagree on a loop's iteration count (%lu, %lu)",
                            (unsigned long)w->count, (unsigned long)count);
@@ -1117,15 +1119,19 @@ static void on_dispatch(ompt_data_t *parallel_data, ompt_data_t *task_data, ompt
     struct frame *f = top(self);
     bool in_loop = f && f->kind == FR_WORK && f->sub == ompt_work_loop;
     bool in_sections = f && f->kind == FR_WORK && f->sub == ompt_work_sections;
-    struct ws_instance *w = (in_loop || in_sections) ? f->obj : NULL;
+    bool in_distribute = f && f->kind == FR_WORK && f->sub == ompt_work_distribute;
+    struct ws_instance *w = (in_loop || in_sections || in_distribute) ? f->obj : NULL;
     if (kind == ompt_dispatch_section) {
         EXPECT(in_sections, "thread %ld: a section dispatched outside sections", self->id);
         if (w) {
             w->dispatching = true;
             w->dispatched++;
         }
-    } else if (kind == 3 /* ompt_dispatch_ws_loop_chunk (5.2) */) {
-        EXPECT(in_loop, "thread %ld: a loop chunk dispatched outside a loop", self->id);
+    } else if (kind == 3 /* ompt_dispatch_ws_loop_chunk (5.2) */ ||
+               kind == 4 /* ompt_dispatch_distribute_chunk (5.2) */) {
+        EXPECT(kind == 3 ? in_loop : in_distribute,
+               "thread %ld: a %s chunk dispatched outside one", self->id,
+               kind == 3 ? "loop" : "distribute");
         const struct {
             uint64_t start, iterations;
         } *chunk = instance.ptr;
