@@ -287,20 +287,27 @@ static void static_dispatch(ompt_work_t kind, uint64_t first, uint64_t len, uint
         *pupper = (T)((U)lower + (U)s.last * (U)incr);                                          \
     }                                                                                           \
                                                                                                 \
-    /* The chunks that static_init_##SUFFIX gave this member (lower..upper, then            \
-     * every stride) of the loop lower0..upper0 (not for a doacross loop, whose                 \
-     * chunks its construct reports). */                                                        \
-    static __attribute__((noinline)) void static_dispatch_##SUFFIX(                             \
-        const kmp_ident *loc, kmp_int32 schedtype, T lower, T upper, S stride, S incr, T lower0, \
-        T upper0)                                                                               \
+    /* A tool is told that the member begins the construct (work), and the            \
+     * chunks static_init_##SUFFIX gives it of the loop lower0..upper0, worked out           \
+     * on copies (dispatch; not for a doacross loop, whose construct reports its             \
+     * chunks).  noinline: the plain path keeps no register for it. */                       \
+    static __attribute__((noinline)) void static_begin_##SUFFIX(                               \
+        kmp_ident *loc, kmp_int32 gtid, kmp_int32 schedtype, T lower0, T upper0, S incr,      \
+        S chunk, const void *codeptr)                                                         \
     {                                                                                           \
-        struct xomp_thread *thr = xomp_self();                                                  \
-        if (incr == 0 || (doacross_top(thr) && doacross_top(thr)->entered) ||                   \
-            (incr > 0 ? upper0 < lower0 || upper < lower : lower0 < upper0 || lower < upper))   \
-            return;                                                                             \
-        (void)schedtype;                                                                        \
+        bool any = incr > 0 ? lower0 <= upper0 : upper0 <= lower0;                              \
         U step = incr > 0 ? (U)incr : (U)0 - (U)incr;                                           \
         U span = incr > 0 ? (U)(upper0 - lower0) : (U)(lower0 - upper0);                        \
+        static_work_begin(loc, any, span, step, codeptr);                                       \
+        struct xomp_thread *thr = xomp_self();                                                  \
+        if (!any || incr == 0 || doacross_top(thr) || !xomp_ompt_wants_dispatch())              \
+            return;                                                                             \
+        kmp_int32 last = 0;                                                                     \
+        T lower = lower0, upper = upper0;                                                       \
+        S stride = 0;                                                                           \
+        static_init_##SUFFIX(loc, gtid, schedtype, &last, &lower, &upper, &stride, incr, chunk); \
+        if (incr > 0 ? upper < lower : lower < upper)                                           \
+            return; /* no chunk for this member */                                              \
         U offset = incr > 0 ? (U)(lower - lower0) : (U)(lower0 - lower);                        \
         U width = incr > 0 ? (U)(upper - lower) : (U)(lower - upper);                           \
         U every = (stride > 0 ? (U)stride : (U)0 - (U)stride) / step;                           \
@@ -309,21 +316,25 @@ static void static_dispatch(ompt_work_t kind, uint64_t first, uint64_t len, uint
                         (uint64_t)(span / step) + 1);                                           \
     }                                                                                           \
                                                                                                 \
-    /* The construct's own call (a distribute's team share is not one): the                   \
-     * member's work region begins, for a tool. */                                              \
+    /* The construct's own call (a distribute's team share is not one), with the             \
+     * code address of the program's call. */                                                 \
+    static inline __attribute__((always_inline)) void for_static_init_##SUFFIX(                \
+        kmp_ident *loc, kmp_int32 gtid, kmp_int32 schedtype, kmp_int32 *plastiter, T *plower,  \
+        T *pupper, S *pstride, S incr, S chunk, const void *codeptr)                          \
+    {                                                                                           \
+        XOMP_HOOK(static_begin_##SUFFIX(loc, gtid, schedtype, *plower, *pupper, incr, chunk,   \
+                                        codeptr));                                              \
+        static_init_##SUFFIX(loc, gtid, schedtype, plastiter, plower, pupper, pstride, incr,    \
+                             chunk);                                                            \
+    }                                                                                           \
+                                                                                                \
     XOMP_EXPORT void __kmpc_for_static_init_##SUFFIX(kmp_ident *loc, kmp_int32 gtid,            \
                                                      kmp_int32 schedtype, kmp_int32 *plastiter, \
                                                      T *plower, T *pupper, S *pstride, S incr,  \
                                                      S chunk)                                   \
     {                                                                                           \
-        T lower0 = *plower, upper0 = *pupper;                                                   \
-        XOMP_HOOK(static_work_begin(loc, incr > 0 ? *plower <= *pupper : *pupper <= *plower,    \
-                                    incr > 0 ? (U)(*pupper - *plower) : (U)(*plower - *pupper), \
-                                    incr > 0 ? (U)incr : (U)0 - (U)incr, XOMP_CODEPTR()));      \
-        static_init_##SUFFIX(loc, gtid, schedtype, plastiter, plower, pupper, pstride, incr,    \
-                             chunk);                                                            \
-        XOMP_HOOK(static_dispatch_##SUFFIX(loc, schedtype, *plower, *pupper, *pstride, incr,    \
-                                           lower0, upper0));                                    \
+        for_static_init_##SUFFIX(loc, gtid, schedtype, plastiter, plower, pupper, pstride,     \
+                                 incr, chunk, XOMP_CODEPTR());                                  \
     }
 
 DEFINE_STATIC_INIT(4, kmp_int32, kmp_uint32, kmp_int32)
@@ -364,8 +375,8 @@ XOMP_EXPORT void __kmpc_for_static_fini(kmp_ident *loc, kmp_int32 gtid)
             *pstride = incr;                                                                    \
             return;                                                                             \
         }                                                                                       \
-        __kmpc_for_static_init_##SUFFIX(loc, gtid, schedule, &last, plower, pupper, pstride,    \
-                                        incr, chunk);                                           \
+        for_static_init_##SUFFIX(loc, gtid, schedule, &last, plower, pupper, pstride, incr,    \
+                                 chunk, XOMP_CODEPTR());                                        \
         if (plastiter)                                                                          \
             *plastiter = team_last && last;                                                     \
     }
