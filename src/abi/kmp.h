@@ -93,6 +93,11 @@ typedef struct kmp_task {
 #define KMP_TASK_PRIORITY 0x20    /* data2 holds the priority */
 #define KMP_TASK_DETACHABLE 0x40
 #define KMP_TASK_HIDDEN_HELPER 0x80
+/* xomp's own, kept with the compiler's flags until the task is scheduled
+ * (above the bits the compiler sets): the task's block is larger than the
+ * smallest class, so __kmpc_omp_task's fast path, which queues tasks
+ * without weighing them, leaves it to the general one (kmp_task.c). */
+#define KMP_TASK_XOMP_LARGE 0x40000000
 
 /* A dependence of __kmpc_omp_task_with_deps (clang 14: in 1, out and
  * inout 3, mutexinoutset 4; later: inoutset 8, omp_all_memory 0x80). */

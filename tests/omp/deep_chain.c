@@ -1,5 +1,4 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
-/* XOMP_TEST_GCC_ONLY: the bounds are those of GOMP_task's path, whose undeferred tasks use a header on the stack; the LLVM ABI path (abi/kmp_task.c) gives every task a block (docs/memory.md), and libomp 14 reports omp_in_final() 0 in a final task outside a region. */
 /*
  * A chain of tasks far deeper than xomp's stack-depth bound (XOMP_MAX_DEPTH,
  * 256 by default): each task creates one child and waits for it.  Past the
@@ -14,8 +13,10 @@
  *    tasks work at the bottom of the chain;
  *  - the same chain outside any parallel region (orphaned tasks).
  * On xomp the heap grows by less than 32 bytes per level of the chain past
- * the bound (each level took a 256-byte task block before); libgomp is not
- * held to it.
+ * the bound (each level took a 256-byte task block before), with either
+ * compiler (clang's task descriptors move to the stack frame of a task
+ * that runs undeferred there, abi/kmp_task.c); libgomp and LLVM libomp
+ * are not held to it.
  */
 #include "xomp_test.h"
 
@@ -49,8 +50,9 @@ static void at_bottom(void)
 #pragma omp taskwait
     }
 #pragma omp taskwait
-    CHECK(in_final && child_in_final, "final task: in_final %d, its child %d", in_final,
-          child_in_final);
+    /* (LLVM libomp 14 answers 0 in a final task outside a region.) */
+    CHECK((in_final && child_in_final) || (test_runtime_is_libomp() && !omp_in_parallel()),
+          "final task: in_final %d, its child %d", in_final, child_in_final);
 
     int sum = 0;
 #pragma omp taskgroup
