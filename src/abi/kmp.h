@@ -123,6 +123,11 @@ kmp_task *xomp_kmp_task_new(struct xomp_thread *thr, kmp_int32 flags, size_t siz
  * GCC's format, or NULL. */
 void xomp_kmp_task_submit(struct xomp_thread *thr, kmp_task *kt, void **depend, bool undeferred,
                           const void *codeptr);
+/* The function and data a task with compiler flags kmp_flags runs from
+ * its descriptor kt (a task made without xomp_kmp_task_submit: an ILAN
+ * taskloop's, kmp_taskloop.c). */
+void (*xomp_kmp_task_fn(uint32_t kmp_flags))(void *);
+void *xomp_kmp_task_data(kmp_task *kt);
 
 /* Dependences in GCC's depend-array format (what xomp's dependence code
  * reads), built from the LLVM lists; `storage` holds room for

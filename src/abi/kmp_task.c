@@ -179,6 +179,16 @@ static void (*trampoline(uint32_t kmp_flags))(void *)
     return (kmp_flags & KMP_TASK_TIED) ? kmp_task_run : kmp_task_run_parts;
 }
 
+void (*xomp_kmp_task_fn(uint32_t kmp_flags))(void *)
+{
+    return trampoline(kmp_flags);
+}
+
+void *xomp_kmp_task_data(kmp_task *kt)
+{
+    return base_of(kt);
+}
+
 /* ---- undeferred tasks whose descriptor moves to the stack ---- */
 
 /* Compiler flags the fast path takes: tied or not, final or not. */

@@ -1101,6 +1101,14 @@ struct xomp_task *xomp_task_make(struct xomp_thread *thr, const struct xomp_task
 {
     void *args;
     struct xomp_task *t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
+    copy_args(args, data, cpyfn, arg_size, fixup);
+    xomp_task_make_prepared(thr, p, t, fn, args);
+    return t;
+}
+
+void xomp_task_make_prepared(struct xomp_thread *thr, const struct xomp_task_proto *p,
+                             struct xomp_task *t, void (*fn)(void *), void *args)
+{
     t->fn = fn;
     t->data = args;
     /* release, all three: as in xomp_task_init (sched/lineage.h). */
@@ -1121,10 +1129,8 @@ struct xomp_task *xomp_task_make(struct xomp_thread *thr, const struct xomp_task
      * region (replay.h). */
     atomic_store_explicit(&t->rp_path, 0, memory_order_relaxed);
     t->rp = 0;
-    copy_args(args, data, cpyfn, arg_size, fixup);
     thr->stats.tasks_created++;
     XOMP_HOOK(xomp_ompt_task_create(thr, p->parent, t, false, p->codeptr));
-    return t;
 }
 
 static void empty_task(void *data)

@@ -80,6 +80,11 @@ struct xomp_task *xomp_task_make(struct xomp_thread *thr, const struct xomp_task
                                  size_t arg_size, size_t arg_align,
                                  const struct xomp_args_fixup *fixup);
 
+/* The same for a block `t` whose arguments were written in place
+ * (xomp_task_alloc_inplace; `args`: their base). */
+void xomp_task_make_prepared(struct xomp_thread *thr, const struct xomp_task_proto *p,
+                             struct xomp_task *t, void (*fn)(void *), void *args);
+
 /* Queue a counted task with a home that admits the calling member in its
  * deque, or run it at once when the deque is full (xomp_task_submit).
  * Tasks of one home are announced in runs (sched.h): *unannounced counts
