@@ -194,8 +194,11 @@ void *xomp_kmp_task_data(kmp_task *kt)
 /* Compiler flags the fast path takes: tied or not, final or not. */
 #define KMP_TASK_FAST_FLAGS (KMP_TASK_TIED | KMP_TASK_FINAL | KMP_TASK_MERGED_IF0)
 
-/* Descriptors (with their privates and shareds) up to this size move. */
-#define MOVED_DESCRIPTOR_MAX 4096
+/* Descriptors (with their privates and shareds) up to this size move:
+ * the stack then grows by at most this much more per level than clang's
+ * own frames (GCC puts a task's arguments in its caller's frame anyway);
+ * larger ones keep their block. */
+#define MOVED_DESCRIPTOR_MAX 512
 
 /* Compiler flags of a task whose descriptor may move: no destructors (a
  * private with one may be an object that points into itself, which a
