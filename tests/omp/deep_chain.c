@@ -9,8 +9,12 @@
  *  - per-task ICVs: omp_set_num_threads in a deep task is not seen by its
  *    creator, and a task inherits its creator's value;
  *  - omp_in_final is false there, true in a final task and its children;
- *  - a taskgroup, a task with dependences and a nested parallel region with
- *    tasks work at the bottom of the chain;
+ *  - a taskgroup, a task with dependences, a nested parallel region with
+ *    tasks, an untied task that waits for a child (clang compiles it in
+ *    parts, which hand its descriptor back) and tasks with firstprivate
+ *    blocks of 320 and 800 bytes (clang's descriptor of the first moves to
+ *    the stack, the second keeps its block) work at the bottom of the
+ *    chain;
  *  - the same chain outside any parallel region (orphaned tasks).
  * On xomp the heap grows by less than 32 bytes per level of the chain past
  * the bound (each level took a 256-byte task block before), with either
@@ -70,6 +74,40 @@ static void at_bottom(void)
     b = a + 1;
 #pragma omp taskwait
     CHECK(a == 1 && b == 2, "dependences at the bottom: a %d b %d", a, b);
+
+    int parts = 0;
+#pragma omp task untied shared(parts)
+    {
+        int inner = 0;
+#pragma omp task shared(inner)
+        inner = 1;
+#pragma omp taskwait
+        parts = inner + 1;
+    }
+#pragma omp taskwait
+    CHECK(parts == 2, "an untied task at the bottom: %d, expected 2", parts);
+
+    struct {
+        long v[40];
+    } small;
+    struct {
+        long v[100];
+    } large;
+    for (int i = 0; i < 40; i++)
+        small.v[i] = i;
+    for (int i = 0; i < 100; i++)
+        large.v[i] = 2 * i;
+    long small_sum = 0, large_sum = 0;
+#pragma omp task firstprivate(small) shared(small_sum)
+    for (int i = 0; i < 40; i++)
+        small_sum += small.v[i];
+#pragma omp task firstprivate(large) shared(large_sum)
+    for (int i = 0; i < 100; i++)
+        large_sum += large.v[i];
+#pragma omp taskwait
+    CHECK(small_sum == 780 && large_sum == 9900,
+          "firstprivate blocks at the bottom: sums %ld and %ld, expected 780 and 9900", small_sum,
+          large_sum);
 
     int members = 0, tasks = 0;
 #pragma omp parallel num_threads(2) shared(members, tasks)
