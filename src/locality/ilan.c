@@ -438,6 +438,14 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
     struct xomp_ilan_run *run = run_take(loop);
     run->busy = true;
     run->group = c->group;
+    /* What harvest_finished reads of a busy nogroup run, set before the
+     * lock is released: another execution's harvest must not find the
+     * last execution's counts complete and release the run under us (a
+     * taskloop run by several members at once; clang's are all nogroup). */
+    uint64_t tasks = c->split.num_tasks;
+    run->ntasks = tasks;
+    for (unsigned m = 0; m < loop->nthreads; m++)
+        atomic_store_explicit(&run->slots[m].done, 0, memory_order_relaxed);
     /* Per-task times: while searching (the units' times rank them), and
      * for a nogroup run (no group end to time it by). */
     run->timed = !c->group || loop->mold.phase != XOMP_MOLD_EXPLOIT || !loop->longest_task_ns;
@@ -453,9 +461,8 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
     xomp_mutex_unlock(&loop->lock);
 
     /* The run is ours: no task of it is pending, so nobody else touches
-     * its fields (thieves read only the homes' scope and lapsed). */
-    uint64_t tasks = c->split.num_tasks;
-    run->ntasks = tasks;
+     * its fields (thieves read only the homes' scope and lapsed; a harvest
+     * reads the slots only once every task is done). */
     run->split = c->split;
     run->fn = c->fn;
     run->cpyfn = c->cpyfn;
@@ -482,7 +489,6 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
     xomp_task_proto_capture(thr, &run->proto, c->flags, c->codeptr);
     for (unsigned m = 0; m < loop->nthreads; m++) {
         struct ilan_slot *s = &run->slots[m];
-        atomic_store_explicit(&s->done, 0, memory_order_relaxed);
         s->iterations = s->away = 0;
         s->last_end_ns = s->longest_ns = 0;
     }
