@@ -38,19 +38,6 @@ static inline int test_runtime_is_libomp(void)
     return !test_runtime_is_xomp() && dlsym(RTLD_DEFAULT, "__kmpc_fork_call") != NULL;
 }
 
-/* Built with a sanitizer's instrumentation (GCC names it with
- * __SANITIZE_*__, clang only through __has_feature). */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define XOMP_TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define XOMP_TEST_SANITIZED 1
-#endif
-#endif
-#ifndef XOMP_TEST_SANITIZED
-#define XOMP_TEST_SANITIZED 0
-#endif
-
 /* What the compiler building the test can express.  The tests are also
  * built with clang (tests/CMakeLists.txt); a check that needs a construct
  * the compiler lacks or miscompiles is left out of that build, here in
