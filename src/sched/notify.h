@@ -61,6 +61,12 @@ struct xomp_notify_targets xomp_notify_targets_of(struct xomp_thread *thr,
 void xomp_notify_homed(struct xomp_thread *thr, struct xomp_team *team, uintptr_t home,
                        struct xomp_task *anchor, unsigned count);
 
+/* The waking token (src/sched/README.md, "Wake chaining"): its holder
+ * `thr` (a member woken with it that found work or whose wait ends, or a
+ * publisher that just took it) wakes the next free sleeper with it, or,
+ * when none sleeps, gives it up. */
+void xomp_notify_pass_token(struct xomp_thread *thr, struct xomp_team *team);
+
 /* Wake one sleeper of the team, of either kind (the watcher's hand-over),
  * or every sleeper (a lapse).  Returns whether one was woken. */
 bool xomp_notify_wake_any(struct xomp_thread *thr, struct xomp_team *team);
