@@ -4,9 +4,11 @@
  * must learn of it if they sleep.  Three kinds of sleeper can need a task:
  *
  *   - a member asleep in a barrier (free to run any task): the publisher
- *     wakes one of them when the team's sleepers word counts one,
- *     claiming its wake-up (its waker's `offer`) so that each sleeper is
- *     woken once;
+ *     wakes one of them when the team's sleepers word counts one and no
+ *     member woken that way is still looking (the waking token), claiming
+ *     its wake-up (its waker's `offer`) so that each sleeper is woken
+ *     once; the woken member wakes the next when it finds work
+ *     (src/sched/README.md, "Wake chaining");
  *   - failing that, a member asleep in a taskwait (or another wait under
  *     the tied-task constraint) whose waiting task the publisher's running
  *     task descends from, so that it can take the new work (for speed

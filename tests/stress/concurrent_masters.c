@@ -21,7 +21,7 @@
 #define TEAM 4
 #define ROUNDS 3
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if XOMP_TEST_SANITIZED
 #define REGIONS 50
 #define SANITIZED 1
 #else

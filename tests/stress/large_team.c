@@ -21,7 +21,7 @@
 #include <signal.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if XOMP_TEST_SANITIZED
 #define SMALL_TEAM 64
 #define LARGE_TEAM 256
 #define SANITIZED 1

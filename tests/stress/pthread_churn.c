@@ -23,7 +23,7 @@
 #define REGIONS 3
 #define WARM_UP 100
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if XOMP_TEST_SANITIZED
 #define PTHREADS 300
 #define SANITIZED 1
 #else
