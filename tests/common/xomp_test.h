@@ -84,6 +84,20 @@ static inline int test_runtime_is_libomp(void)
 #define XOMP_TEST_HAVE_CONDITIONAL_LASTPRIVATE 1
 #endif
 
+/* Built with AddressSanitizer or ThreadSanitizer: tests use smaller sizes
+ * and leave out memory bounds (the sanitizers' shadow memory and caches).
+ * gcc says so with __SANITIZE_*__, clang 14 only through __has_feature. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define XOMP_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define XOMP_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef XOMP_TEST_SANITIZED
+#define XOMP_TEST_SANITIZED 0
+#endif
+
 __attribute__((constructor)) static void xomp_test_check_runtime(void)
 {
     const char *want = getenv("XOMP_TEST_RUNTIME");

@@ -23,10 +23,8 @@
 
 #if XOMP_TEST_SANITIZED
 #define REGIONS 50
-#define SANITIZED 1
 #else
 #define REGIONS 200
-#define SANITIZED 0
 #endif
 
 static long failures;
@@ -98,7 +96,7 @@ int main(void)
               round, threads, bound);
         if (round == 0)
             first_rss = rss;
-        else if (!SANITIZED)
+        else if (!XOMP_TEST_SANITIZED)
             CHECK(rss - first_rss <= 2048, "round %d: resident memory grew by %ld kB", round,
                   rss - first_rss);
     }

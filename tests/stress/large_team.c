@@ -24,11 +24,9 @@
 #if XOMP_TEST_SANITIZED
 #define SMALL_TEAM 64
 #define LARGE_TEAM 256
-#define SANITIZED 1
 #else
 #define SMALL_TEAM 256
 #define LARGE_TEAM 1024
-#define SANITIZED 0
 #endif
 #define REPEATS 3
 #define BARRIERS 3
@@ -106,7 +104,7 @@ int main(void)
     fprintf(stderr, "large_team: RSS %ld kB -> %ld kB after teams of %d: %ld kB a member\n",
             rss_before, rss, LARGE_TEAM, per_member);
     CHECK(failures == 0, "%ld checks inside the regions failed (ids, barriers, tasks)", failures);
-    if (!SANITIZED)
+    if (!XOMP_TEST_SANITIZED)
         CHECK(per_member <= MAX_KB_PER_MEMBER, "%ld kB of resident memory a member (at most %d)",
               per_member, MAX_KB_PER_MEMBER);
     return test_result();

@@ -25,10 +25,8 @@
 
 #if XOMP_TEST_SANITIZED
 #define PTHREADS 300
-#define SANITIZED 1
 #else
 #define PTHREADS 1000
-#define SANITIZED 0
 #endif
 
 static long failures;
@@ -84,7 +82,7 @@ int main(void)
     CHECK(failures == 0, "%ld regions gave wrong results", failures);
     CHECK(threads <= TEAM + 2, "%ld threads left after %d pthreads exited (at most %d)", threads,
           PTHREADS, TEAM + 2);
-    if (!SANITIZED)
+    if (!XOMP_TEST_SANITIZED)
         CHECK(rss - warm_rss <= 2048, "resident memory grew by %ld kB from pthread %d to %d",
               rss - warm_rss, WARM_UP, PTHREADS);
     return test_result();
