@@ -42,20 +42,6 @@ static inline int test_runtime_is_libomp(void)
  * built with clang (tests/CMakeLists.txt); a check that needs a construct
  * the compiler lacks or miscompiles is left out of that build, here in
  * one place with the reason. */
-/* Built with a sanitizer (GCC's -fsanitize says so in __SANITIZE_*__,
- * clang's only through __has_feature): tests shrink their sizes and leave
- * out their memory bounds there (shadow memory grows by design). */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define XOMP_TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define XOMP_TEST_SANITIZED 1
-#endif
-#endif
-#ifndef XOMP_TEST_SANITIZED
-#define XOMP_TEST_SANITIZED 0
-#endif
-
 #if defined(__clang__) && __clang_major__ < 16
 /* scope, the strict modifier of grainsize/num_tasks, thread_limit on
  * target: OpenMP 5.1, which clang 14 does not parse. */
