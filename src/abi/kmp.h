@@ -93,6 +93,11 @@ typedef struct kmp_task {
 #define KMP_TASK_PRIORITY 0x20    /* data2 holds the priority */
 #define KMP_TASK_DETACHABLE 0x40
 #define KMP_TASK_HIDDEN_HELPER 0x80
+/* xomp's own, kept with the compiler's flags until the task is scheduled
+ * (above the bits the compiler sets): the task's block is larger than the
+ * smallest class, so __kmpc_omp_task's fast path, which queues tasks
+ * without weighing them, leaves it to the general one (kmp_task.c). */
+#define KMP_TASK_XOMP_LARGE 0x40000000
 
 /* A dependence of __kmpc_omp_task_with_deps (clang 14: in 1, out and
  * inout 3, mutexinoutset 4; later: inoutset 8, omp_all_memory 0x80). */
@@ -118,6 +123,11 @@ kmp_task *xomp_kmp_task_new(struct xomp_thread *thr, kmp_int32 flags, size_t siz
  * GCC's format, or NULL. */
 void xomp_kmp_task_submit(struct xomp_thread *thr, kmp_task *kt, void **depend, bool undeferred,
                           const void *codeptr);
+/* The function and data a task with compiler flags kmp_flags runs from
+ * its descriptor kt (a task made without xomp_kmp_task_submit: an ILAN
+ * taskloop's, kmp_taskloop.c). */
+void (*xomp_kmp_task_fn(uint32_t kmp_flags))(void *);
+void *xomp_kmp_task_data(kmp_task *kt);
 
 /* Dependences in GCC's depend-array format (what xomp's dependence code
  * reads), built from the LLVM lists; `storage` holds room for

@@ -99,6 +99,7 @@ XOMP_EXPORT void __kmpc_fork_call(kmp_ident *loc, kmp_int32 argc, kmp_microtask 
     va_end(ap);
     unsigned num_threads;
     unsigned flags = take_pushed(thr, &num_threads);
+    thr->next_region_key = (uintptr_t)microtask; /* the region's key, not the trampoline */
     xomp_parallel(run_microtask, &a, num_threads, flags, XOMP_CODEPTR());
     fork_args_free(&a, stack);
 }
@@ -129,6 +130,7 @@ XOMP_EXPORT void __kmpc_fork_call_if(kmp_ident *loc, kmp_int32 argc, kmp_microta
     unsigned flags = take_pushed(thr, &num_threads);
     if (cond) {
         struct fork_args a = {microtask, n, argv};
+        thr->next_region_key = (uintptr_t)microtask; /* as in __kmpc_fork_call */
         xomp_parallel(run_microtask, &a, num_threads, flags, XOMP_CODEPTR());
         return;
     }

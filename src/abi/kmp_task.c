@@ -32,6 +32,7 @@
 #include "kmp.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* The shareds block follows the descriptor and privates, pointer-aligned. */
 static size_t shareds_offset(size_t descriptor_size)
@@ -112,7 +113,8 @@ kmp_task *xomp_kmp_task_new(struct xomp_thread *thr, kmp_int32 flags, size_t siz
         xomp_fatal("__kmpc_omp_task_alloc: a task of %zu + %zu bytes", size, shareds_size);
     void *base;
     struct xomp_task *t = xomp_task_alloc_inplace(&thr->cache, total, &base);
-    t->flags = (uint32_t)flags; /* until the task is scheduled (see the top) */
+    /* Until the task is scheduled (see the top). */
+    t->flags = (uint32_t)flags | (t->size_class != 0 ? KMP_TASK_XOMP_LARGE : 0);
     return descriptor_init(base, offset, shareds_size, routine);
 }
 
@@ -177,6 +179,68 @@ static void (*trampoline(uint32_t kmp_flags))(void *)
     return (kmp_flags & KMP_TASK_TIED) ? kmp_task_run : kmp_task_run_parts;
 }
 
+void (*xomp_kmp_task_fn(uint32_t kmp_flags))(void *)
+{
+    return trampoline(kmp_flags);
+}
+
+void *xomp_kmp_task_data(kmp_task *kt)
+{
+    return base_of(kt);
+}
+
+/* ---- undeferred tasks whose descriptor moves to the stack ---- */
+
+/* Compiler flags the fast path takes: tied or not, final or not. */
+#define KMP_TASK_FAST_FLAGS (KMP_TASK_TIED | KMP_TASK_FINAL | KMP_TASK_MERGED_IF0)
+
+/* Descriptors (with their privates and shareds) up to this size move:
+ * the stack then grows by at most this much more per level than clang's
+ * own frames (GCC puts a task's arguments in its caller's frame anyway);
+ * larger ones keep their block. */
+#define MOVED_DESCRIPTOR_MAX 512
+
+/* Compiler flags of a task whose descriptor may move: no destructors (a
+ * private with one may be an object that points into itself, which a
+ * byte copy would break), no event (its handle names the block). */
+#define KMP_TASK_MOVABLE_FLAGS (KMP_TASK_FAST_FLAGS | KMP_TASK_PRIORITY | KMP_TASK_XOMP_LARGE)
+
+/* Does the task run now with its header in a stack frame, as GOMP_task's
+ * undeferred tasks past the depth bound or outside any team do
+ * (xomp_task_may_run_here), with its descriptor moved there too? */
+static inline bool runs_moved(const struct xomp_thread *thr, const struct xomp_task *t,
+                              uint32_t kmp_flags, unsigned flags, void **depend)
+{
+    return !depend && !(kmp_flags & ~KMP_TASK_MOVABLE_FLAGS) &&
+           t->args_size <= MOVED_DESCRIPTOR_MAX && !XOMP_HOOKS_ON() &&
+           !(xomp_cfg.cancellation && thr->team) && xomp_task_may_run_here(thr, flags);
+}
+
+/* Run the task with its header and a copy of its descriptor in this
+ * frame, laid out as in a block (so that xomp_task_of_inplace finds the
+ * header from the copy: an untied task's parts hand the copy back), and
+ * give its block back first: a chain of undeferred tasks then holds stack
+ * frames only, no block per level (docs/memory.md).  The compiler's code
+ * no longer touches the descriptor once it has handed it to
+ * __kmpc_omp_task: the routine gets the copy, and finds its privates and
+ * shareds from it (the shareds pointer is moved with them). */
+static __attribute__((noinline)) void run_moved(struct xomp_thread *thr, kmp_task *kt,
+                                                void (*fn)(void *), unsigned flags, int priority)
+{
+    struct xomp_task *t = xomp_task_of_inplace(kt);
+    size_t size = t->args_size;
+    /* 64-byte aligned, as a block (clang lays out privates from there). */
+    char frame[XOMP_TASK_ARGS_OFFSET + size + 63];
+    char *base = (char *)(((uintptr_t)frame + 63) & ~(uintptr_t)63);
+    kmp_task *moved = descriptor_at(base);
+    memcpy(moved, kt, size);
+    char *shareds = kt->shareds;
+    if (shareds >= (char *)kt && shareds < (char *)kt + size)
+        moved->shareds = (char *)moved + (shareds - (char *)kt);
+    xomp_task_discard(thr, t, base_of(kt));
+    xomp_task_run_here_at(thr, (struct xomp_task *)(void *)base, fn, base, flags, priority);
+}
+
 void xomp_kmp_task_submit(struct xomp_thread *thr, kmp_task *kt, void **depend, bool undeferred,
                           const void *codeptr)
 {
@@ -192,6 +256,10 @@ void xomp_kmp_task_submit(struct xomp_thread *thr, kmp_task *kt, void **depend, 
             priority = (int)xomp_cfg.max_task_priority;
         flags |= GOMP_TASK_FLAG_PRIORITY;
     }
+    if (__builtin_expect(runs_moved(thr, t, kmp_flags, flags, depend), 0)) {
+        run_moved(thr, kt, trampoline(kmp_flags), flags, priority);
+        return;
+    }
     if (depend)
         flags |= GOMP_TASK_FLAG_DEPEND;
     XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);
@@ -199,9 +267,6 @@ void xomp_kmp_task_submit(struct xomp_thread *thr, kmp_task *kt, void **depend, 
                              priority, depend, codeptr);
     XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
 }
-
-/* Compiler flags the fast path takes: tied or not, final or not. */
-#define KMP_TASK_FAST_FLAGS (KMP_TASK_TIED | KMP_TASK_FINAL | KMP_TASK_MERGED_IF0)
 
 /* A task queued in the creator's deque (noinline: keeps the frame of the
  * deque's path out of __kmpc_omp_task). */

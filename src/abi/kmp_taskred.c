@@ -280,7 +280,7 @@ XOMP_EXPORT void *__kmpc_task_reduction_get_th_data(int gtid, void *tskgrp, void
 
 XOMP_EXPORT void __kmpc_taskgroup(kmp_ident *loc, kmp_int32 gtid)
 {
-    xomp_taskgroup_start(xomp_self(), XOMP_CODEPTR());
+    xomp_taskgroup_construct(xomp_self(), XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void __kmpc_end_taskgroup(kmp_ident *loc, kmp_int32 gtid)

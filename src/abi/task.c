@@ -2,7 +2,6 @@
 /* GOMP_task, taskwait, taskyield and taskgroup entry points. */
 #include <omp.h>
 
-#include "../locality/replay.h"
 #include "../runtime/log.h"
 #include "../runtime/thread.h"
 #include "../task/spawn_fast.h"
@@ -143,11 +142,7 @@ XOMP_EXPORT void GOMP_taskyield(void)
 
 XOMP_EXPORT void GOMP_taskgroup_start(void)
 {
-    struct xomp_thread *thr = xomp_self();
-    xomp_taskgroup_start(thr, XOMP_CODEPTR());
-    /* A recorded region?  Keyed by the construct's code address. */
-    if (xomp_replay_wanted(thr))
-        xomp_replay_taskgroup_begin(thr, thr->task->taskgroup, (uintptr_t)XOMP_CODEPTR());
+    xomp_taskgroup_construct(xomp_self(), XOMP_CODEPTR());
 }
 
 XOMP_EXPORT void GOMP_taskgroup_end(void)

@@ -284,6 +284,7 @@ static void split_share(struct xomp_thread *thr, struct xomp_ilan_run *run, unsi
     void (*fn)(void *) = run->fn;
     void (*cpyfn)(void *, void *) = run->cpyfn;
     void *data = run->data;
+    struct xomp_taskloop_source *source = run->source;
     size_t arg_size = run->arg_size, arg_align = run->arg_align;
     struct xomp_home *home = &run->homes[unit];
     uint64_t strict_end = run->cfg.full ? lo + run->strict_tasks[unit] : hi;
@@ -295,7 +296,8 @@ static void split_share(struct xomp_thread *thr, struct xomp_ilan_run *run, unsi
         r.end = task_start(&split, i + 1);
         XOMP_PROF_BEGIN(thr, XOMP_EV_TASK_CREATE, 0, 0);
         struct xomp_task *t =
-            xomp_task_make(thr, &proto, fn, data, cpyfn, arg_size, arg_align, &fixup);
+            source ? source->make(thr, &proto, source->ctx, i, r.start, r.end)
+                   : xomp_task_make(thr, &proto, fn, data, cpyfn, arg_size, arg_align, &fixup);
         t->home_info = (uint32_t)i;
         xomp_task_set_home(t, home, i < strict_end);
         xomp_task_submit_homed(thr, t, proto.parent, &unannounced);
@@ -305,6 +307,10 @@ static void split_share(struct xomp_thread *thr, struct xomp_ilan_run *run, unsi
      * (the home stays: homes are never freed).  Strict when all were. */
     uintptr_t word = (uintptr_t)home | (strict_end >= hi ? XOMP_HOME_STRICT : 0);
     xomp_sched_announce_homed(thr, word, proto.parent, unannounced);
+    /* acq_rel: the last maker releases the source after every other
+     * maker's reads of it. */
+    if (source && atomic_fetch_sub_explicit(&source->makers, 1, memory_order_acq_rel) == 1)
+        source->release(thr, source->ctx);
 }
 
 static void share_body(void *arg)
@@ -432,6 +438,14 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
     struct xomp_ilan_run *run = run_take(loop);
     run->busy = true;
     run->group = c->group;
+    /* What harvest_finished reads of a busy nogroup run, set before the
+     * lock is released: another execution's harvest must not find the
+     * last execution's counts complete and release the run under us (a
+     * taskloop run by several members at once; clang's are all nogroup). */
+    uint64_t tasks = c->split.num_tasks;
+    run->ntasks = tasks;
+    for (unsigned m = 0; m < loop->nthreads; m++)
+        atomic_store_explicit(&run->slots[m].done, 0, memory_order_relaxed);
     /* Per-task times: while searching (the units' times rank them), and
      * for a nogroup run (no group end to time it by). */
     run->timed = !c->group || loop->mold.phase != XOMP_MOLD_EXPLOIT || !loop->longest_task_ns;
@@ -447,15 +461,17 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
     xomp_mutex_unlock(&loop->lock);
 
     /* The run is ours: no task of it is pending, so nobody else touches
-     * its fields (thieves read only the homes' scope and lapsed). */
-    uint64_t tasks = c->split.num_tasks;
-    run->ntasks = tasks;
+     * its fields (thieves read only the homes' scope and lapsed; a harvest
+     * reads the slots only once every task is done). */
     run->split = c->split;
     run->fn = c->fn;
     run->cpyfn = c->cpyfn;
     run->arg_size = c->arg_size;
     run->arg_align = c->arg_align;
-    if (c->group) {
+    run->source = c->source;
+    if (c->source) {
+        run->data = NULL; /* the source's context lives until its release */
+    } else if (c->group) {
         run->data = c->data; /* lives until the group ends */
     } else {
         /* nogroup: GOMP_taskloop returns before the shares copy it. */
@@ -473,7 +489,6 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
     xomp_task_proto_capture(thr, &run->proto, c->flags, c->codeptr);
     for (unsigned m = 0; m < loop->nthreads; m++) {
         struct ilan_slot *s = &run->slots[m];
-        atomic_store_explicit(&s->done, 0, memory_order_relaxed);
         s->iterations = s->away = 0;
         s->last_end_ns = s->longest_ns = 0;
     }
@@ -485,6 +500,7 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
     uint64_t lo[XOMP_MOLD_MAX_UNITS], hi[XOMP_MOLD_MAX_UNITS];
     cut_blocks(&u, run->cfg.mask, tasks, lo, hi);
     unsigned shares = 0, own = unit_of_member(team, &u, thr->worker->id);
+    bool own_selected = (run->cfg.mask >> own) & 1;
     for (unsigned x = 0; x < u.n; x++) {
         /* relaxed, both: published by the queueing of the shares. */
         atomic_store_explicit(&run->homes[x].scope, run->cfg.full ? scope : 0,
@@ -507,6 +523,9 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
     /* Count everything first: a share may run, and its tasks complete,
      * as soon as it is given. */
     xomp_task_count_ahead(thr, tasks + shares);
+    if (c->source)
+        /* relaxed: the shares get it through their queueing (release). */
+        atomic_store_explicit(&c->source->makers, shares + own_selected, memory_order_relaxed);
     run->start_ns = xomp_now_ns();
     struct xomp_task_proto share_proto = run->proto;
     share_proto.flags |= XOMP_TASK_RUNTIME;
@@ -520,7 +539,7 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
         t->home_info = SHARE_INFO;
         xomp_sched_give(thr, t, u.first[x], thr->task);
     }
-    if ((run->cfg.mask >> own) & 1)
+    if (own_selected)
         split_share(thr, run, own, lo[own], hi[own]);
     return run;
 }

@@ -53,7 +53,28 @@ struct xomp_taskloop_split {
     uint64_t trip;         /* iterations of the loop */
 };
 
-/* One GOMP_taskloop call, as ILAN needs it. */
+struct xomp_task;
+struct xomp_task_proto;
+
+/* Tasks a taskloop makes its own way (the LLVM ABI's copies of a pattern
+ * task, abi/kmp_taskloop.c), instead of from fn and a copy of data: what
+ * ILAN's makers (the shares, the creator) call.  ctx must stay valid
+ * until `release`, which the last maker calls once it made its tasks. */
+struct xomp_taskloop_source {
+    /* Task i of the loop, iterations [start, end) (the loop type's words,
+     * as in struct xomp_taskloop_split), made for `p`: not counted, not
+     * queued (xomp_task_make_prepared). */
+    struct xomp_task *(*make)(struct xomp_thread *thr, const struct xomp_task_proto *p,
+                              void *ctx, uint64_t i, uint64_t start, uint64_t end);
+    void (*release)(struct xomp_thread *thr, void *ctx);
+    void *ctx;
+    /* ILAN's: the makers that have not finished yet. */
+    _Atomic unsigned makers;
+};
+
+/* One taskloop, as ILAN needs it: the GOMP_taskloop call's arguments, or
+ * (source non-NULL) a source that makes the tasks, fn then only naming
+ * the loop. */
 struct xomp_taskloop_call {
     void (*fn)(void *);
     void *data;
@@ -63,6 +84,7 @@ struct xomp_taskloop_call {
     bool group;     /* wrapped in a taskgroup (not nogroup) */
     struct xomp_taskloop_split split;
     const void *codeptr; /* OMPT: the construct's return address */
+    struct xomp_taskloop_source *source;
 };
 
 struct xomp_team;
@@ -87,7 +109,9 @@ struct xomp_ilan_run;
 
 /* Queue the taskloop's tasks (the caller has opened its taskgroup, if
  * any); returns the execution, for xomp_ilan_end, or NULL when ILAN
- * cannot take it after all (the caller splits it plainly). */
+ * cannot take it after all (the caller splits it plainly, and keeps its
+ * source).  Once it returns an execution the source is ILAN's: the
+ * caller does not touch it again. */
 struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp_taskloop_call *c);
 
 /* The taskgroup of a grouped execution ended: measure it. */

@@ -57,6 +57,7 @@ struct xomp_ilan_run {
     void (*fn)(void *);
     void (*cpyfn)(void *, void *);
     void *data; /* the arguments: the creator's (taskgroup) or args_copy */
+    struct xomp_taskloop_source *source; /* or the tasks' maker (ilan.h) */
     void *args_copy;
     size_t args_copy_size;
     size_t arg_size, arg_align;

@@ -641,7 +641,7 @@ bool xomp_replay_region_begin(struct xomp_thread *thr, struct xomp_team *team)
             request_trivially(thr->replay, XOMP_TREE_PARALLEL);
         return false;
     }
-    uintptr_t key = (uintptr_t)team->fn;
+    uintptr_t key = team->key;
     struct xomp_rp_entry *entry = xomp_rp_entry_of(key, XOMP_TREE_PARALLEL);
     bool api = thr->replay && thr->replay->next_set;
     if (!api && entry) {
@@ -732,7 +732,7 @@ void xomp_replay_taskgroup_begin(struct xomp_thread *thr, struct xomp_taskgroup 
          * taskgroups from the region's next execution on.  (c's fields
          * are the region's only if it is ours: the parallel region we
          * run in.) */
-        struct xomp_rp_entry *pe = xomp_rp_entry_of((uintptr_t)team->fn, XOMP_TREE_PARALLEL);
+        struct xomp_rp_entry *pe = xomp_rp_entry_of(team->key, XOMP_TREE_PARALLEL);
         if (!api && (root->flags & XOMP_TASK_IMPLICIT) && pe) {
             xomp_rp_table_lock();
             if (pe->busy && !pe->from_api)

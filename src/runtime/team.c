@@ -486,6 +486,8 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
     team->run_tasks_now = n == 1 && xomp_cfg.solo == XOMP_SOLO_RUN;
     team->fn = fn;
     team->data = data;
+    team->key = thr->next_region_key ? thr->next_region_key : (uintptr_t)fn;
+    thr->next_region_key = 0;
     team->level = level;
     team->active_level = (outer ? outer->active_level : 0) + (n > 1);
     team->parent = outer;

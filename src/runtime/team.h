@@ -120,6 +120,10 @@ struct xomp_team {
     bool replay_region;
     void (*fn)(void *);
     void *data;
+    /* What names the region (the replay's key, locality/replay.h): the
+     * program's outlined function -- fn, or the one an ABI's trampoline in
+     * fn calls (thread.h, region_key). */
+    uintptr_t key;
     uint64_t region;            /* regions run by this team object */
     bool keeps_threads;         /* outermost hot team: members stay reserved */
     _Atomic bool cancelled;     /* `cancel parallel` was requested (abi/cancel.c) */

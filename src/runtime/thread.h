@@ -73,6 +73,10 @@ struct xomp_thread {
     int gtid;
     /* State of the LLVM ABI's translation (abi/kmp.h), made on first use. */
     struct xomp_kmp_thread *kmp;
+    /* The program's outlined function behind the trampoline of the next
+     * region this thread starts (__kmpc_fork_call's microtask; 0: the
+     * region's own function): its key (team.h), taken by the start. */
+    uintptr_t next_region_key;
     bool is_pool_thread;
     pthread_t handle;
     struct xomp_thread *pool_next;  /* idle list link (pool.c) */

@@ -527,6 +527,14 @@ void xomp_taskgroup_start(struct xomp_thread *thr, const void *codeptr)
     XOMP_HOOK(xomp_ompt_taskgroup_begin(thr, codeptr));
 }
 
+void xomp_taskgroup_construct(struct xomp_thread *thr, const void *codeptr)
+{
+    xomp_taskgroup_start(thr, codeptr);
+    /* A recorded region?  Keyed by the construct's code address. */
+    if (xomp_replay_wanted(thr))
+        xomp_replay_taskgroup_begin(thr, thr->task->taskgroup, (uintptr_t)codeptr);
+}
+
 static bool taskgroup_done(void *arg)
 {
     struct xomp_taskgroup *tg = arg;
@@ -652,41 +660,55 @@ static inline __attribute__((always_inline)) void run_solo(struct xomp_thread *t
  * frame is gone, speculatively or not (sched/lineage.h needs type-stable
  * blocks only for headers that can be reached that way).  A chain of
  * 100,000 such tasks thus holds no task memory besides its stack frames
- * (docs/memory.md).  noinline: a frame of its own, popped before the
- * caller goes on. */
-__attribute__((noinline)) void xomp_task_run_here(struct xomp_thread *thr, void (*fn)(void *),
-                                                  void *data, unsigned flags, int priority)
+ * (docs/memory.md).  xomp_task_run_here is noinline: a frame of its own,
+ * popped before the caller goes on. */
+static inline __attribute__((always_inline)) void run_here(struct xomp_thread *thr,
+                                                           struct xomp_task *t,
+                                                           void (*fn)(void *), void *data,
+                                                           unsigned flags, int priority)
 {
-    struct xomp_task t;
     struct xomp_task *parent = thr->task;
-    xomp_task_init(&t, thr->team, parent, fn, data, flags, priority);
-    t.flags |= XOMP_TASK_UNDEFERRED;
-    t.owner = thr;
-    t.creator = (uint16_t)thr->team_id;
-    t.deque_mark = 0;
-    t.size_class = 0;
-    t.next = NULL;
-    t.dep_recs = NULL;
-    t.ndeps = 0;
-    atomic_init(&t.npred, 0);
-    atomic_init(&t.detach_pending, 0);
+    xomp_task_init(t, thr->team, parent, fn, data, flags, priority);
+    t->flags |= XOMP_TASK_UNDEFERRED;
+    t->owner = thr;
+    t->creator = (uint16_t)thr->team_id;
+    t->deque_mark = 0;
+    t->size_class = 0;
+    t->next = NULL;
+    t->dep_recs = NULL;
+    t->ndeps = 0;
+    atomic_init(&t->npred, 0);
+    atomic_init(&t->detach_pending, 0);
     /* A child index, counted as completed here, as task_launch gives an
      * undeferred task (replay.h; the caller made sure no steal tree is
      * recorded or replayed here, so nothing keeps this header). */
     uint64_t count = ++parent->created_children;
     parent->local_done++;
-    (void)xomp_replay_spawn_init(parent, &t, count);
+    (void)xomp_replay_spawn_init(parent, t, count);
     if (thr->worker)
-        xomp_sched_mark(&t, thr->worker);
+        xomp_sched_mark(t, thr->worker);
     thr->stats.undeferred++;
-    thr->task = &t;
+    thr->task = t;
     thr->depth++;
     fn(data);
     thr->depth--;
     thr->task = parent;
     /* Its children all ran undeferred: none is left. */
-    if (t.dep_table)
-        xomp_dep_table_free(t.dep_table);
+    if (t->dep_table)
+        xomp_dep_table_free(t->dep_table);
+}
+
+__attribute__((noinline)) void xomp_task_run_here(struct xomp_thread *thr, void (*fn)(void *),
+                                                  void *data, unsigned flags, int priority)
+{
+    struct xomp_task t;
+    run_here(thr, &t, fn, data, flags, priority);
+}
+
+void xomp_task_run_here_at(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
+                           void *data, unsigned flags, int priority)
+{
+    run_here(thr, t, fn, data, flags, priority);
 }
 
 __attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t,
@@ -1079,6 +1101,14 @@ struct xomp_task *xomp_task_make(struct xomp_thread *thr, const struct xomp_task
 {
     void *args;
     struct xomp_task *t = xomp_task_alloc(&thr->cache, arg_size, arg_align, &args);
+    copy_args(args, data, cpyfn, arg_size, fixup);
+    xomp_task_make_prepared(thr, p, t, fn, args);
+    return t;
+}
+
+void xomp_task_make_prepared(struct xomp_thread *thr, const struct xomp_task_proto *p,
+                             struct xomp_task *t, void (*fn)(void *), void *args)
+{
     t->fn = fn;
     t->data = args;
     /* release, all three: as in xomp_task_init (sched/lineage.h). */
@@ -1099,10 +1129,8 @@ struct xomp_task *xomp_task_make(struct xomp_thread *thr, const struct xomp_task
      * region (replay.h). */
     atomic_store_explicit(&t->rp_path, 0, memory_order_relaxed);
     t->rp = 0;
-    copy_args(args, data, cpyfn, arg_size, fixup);
     thr->stats.tasks_created++;
     XOMP_HOOK(xomp_ompt_task_create(thr, p->parent, t, false, p->codeptr));
-    return t;
 }
 
 static void empty_task(void *data)

@@ -80,6 +80,11 @@ struct xomp_task *xomp_task_make(struct xomp_thread *thr, const struct xomp_task
                                  size_t arg_size, size_t arg_align,
                                  const struct xomp_args_fixup *fixup);
 
+/* The same for a block `t` whose arguments were written in place
+ * (xomp_task_alloc_inplace; `args`: their base). */
+void xomp_task_make_prepared(struct xomp_thread *thr, const struct xomp_task_proto *p,
+                             struct xomp_task *t, void (*fn)(void *), void *args);
+
 /* Queue a counted task with a home that admits the calling member in its
  * deque, or run it at once when the deque is full (xomp_task_submit).
  * Tasks of one home are announced in runs (sched.h): *unannounced counts
@@ -129,6 +134,12 @@ void xomp_task_discard(struct xomp_thread *thr, struct xomp_task *t, void *data)
 void xomp_task_run_here(struct xomp_thread *thr, void (*fn)(void *), void *data, unsigned flags,
                         int priority);
 
+/* The same with the header at `t`, in a frame of the caller's that stays
+ * until this returns (the LLVM ABI moves a task descriptor there, next to
+ * its header: abi/kmp_task.c). */
+void xomp_task_run_here_at(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
+                           void *data, unsigned flags, int priority);
+
 /* Place a new counted task (or run it at once when its ring is full). */
 void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t);
 
@@ -163,6 +174,10 @@ static inline void xomp_taskwait(struct xomp_thread *thr, const void *codeptr)
 }
 void xomp_taskyield(struct xomp_thread *thr);
 void xomp_taskgroup_start(struct xomp_thread *thr, const void *codeptr);
+/* The taskgroup construct of either ABI (codeptr: its code address):
+ * xomp_taskgroup_start, and a scope the replay of a steal tree records or
+ * replays when asked to (locality/replay.h). */
+void xomp_taskgroup_construct(struct xomp_thread *thr, const void *codeptr);
 /* A taskgroup block, owned by `thr`, and its return (type-stable: kept
  * in the thread's cache, never freed). */
 struct xomp_taskgroup *xomp_taskgroup_new(struct xomp_thread *thr);

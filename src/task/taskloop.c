@@ -181,7 +181,7 @@ static void set_range_ull(void *args, void *ctx)
             struct xomp_taskloop_call call = {                                                 \
                 fn, data, cpyfn, (size_t)arg_size, (size_t)arg_align, task_flags, group,       \
                 {(uint64_t)start, (uint64_t)task_step, (uint64_t)nfirst_step, nfirst,          \
-                 num_tasks, (uint64_t)ia, (uint64_t)ib, (uint64_t)n}, codeptr};                \
+                 num_tasks, (uint64_t)ia, (uint64_t)ib, (uint64_t)n}, codeptr, NULL};          \
             struct xomp_ilan_run *run = xomp_ilan_start(thr, &call);                           \
             if (run) {                                                                         \
                 if (group)                                                                     \

@@ -1,5 +1,4 @@
 /* Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0 */
-/* XOMP_TEST_GCC_ONLY: the steal-tree replay follows the tasks of GOMP_task; tasks created through the LLVM ABI (__kmpc_omp_task) are scheduled normally, so a strict replay never answers 1 for them (docs/replay.md). */
 /*
  * xomp_task_may_coarsen() on constructed trees: inside a task of a strict
  * replay it answers 1 exactly when no steal point of the applied tree lies

@@ -10,7 +10,9 @@
 #     XOMP_REPLAY=relws and stows: two placement schedulers at once, the
 #     taskloop's tasks outside the recorded tree) run every iteration once;
 #   - the replay benchmark kernels (bench/replay, their test classes) verify
-#     in the automatic form under every mode, StOWS included.
+#     in the automatic form under every mode, StOWS included;
+#   - the test programs built with clang (__kmpc_* paths), where the build
+#     has them, in the first setting.
 # Under a sanitizer (XOMP_SANITIZE set) the matrix is smaller.
 # Usage: replay_topology.sh BUILD_DIR
 set -u
@@ -44,6 +46,18 @@ for setting in $settings; do
     done
     for mode in $modes; do
         steal_run test_omp_taskloop_placement XOMP_TASKLOOP=ilan XOMP_REPLAY="$mode" \
+            XOMP_TOPOLOGY="$topology" OMP_NUM_THREADS="$threads"
+    done
+    # Built with clang: once, in the first setting.
+    [ "$setting" = "${settings%% *}" ] || continue
+    for prog in $progs; do
+        [ -x "$build/tests/clang/$prog" ] || continue
+        steal_run "clang/$prog" XOMP_TOPOLOGY="$topology" OMP_NUM_THREADS="$threads" \
+            MALLOC_PERTURB_=165
+    done
+    [ -x "$build/tests/clang/test_omp_taskloop_placement" ] || continue
+    for mode in $modes; do
+        steal_run clang/test_omp_taskloop_placement XOMP_TASKLOOP=ilan XOMP_REPLAY="$mode" \
             XOMP_TOPOLOGY="$topology" OMP_NUM_THREADS="$threads"
     done
 done
