@@ -145,6 +145,27 @@ static uint64_t spin_budget(struct xomp_idle *idle)
     return budget;
 }
 
+/* We gave the waking token up in our announcement, and the recheck found
+ * something to do after all: what we found may be tasks whose publishers
+ * saw our token and woke nobody, more than we can run.  Take the token
+ * back, as its holder that finds work hands it on before it runs a task
+ * (src/sched/README.md, "Wake chaining"); if another member holds it
+ * now, that one looks after us and hands it on the same way. */
+static void retake_token(struct xomp_idle *idle)
+{
+    /* relaxed: the CAS decides. */
+    uint64_t s = atomic_load_explicit(idle->sleepers, memory_order_relaxed);
+    /* acq_rel: an RMW among the word's others, as the publishers' taking
+     * of the token (sched/notify.c, start_chain); relaxed on failure: the
+     * value is only tested again. */
+    while (!(s & XOMP_SLEEPERS_WAKING))
+        if (atomic_compare_exchange_weak_explicit(idle->sleepers, &s, s | XOMP_SLEEPERS_WAKING,
+                                                  memory_order_acq_rel, memory_order_relaxed)) {
+            idle->spin->waking = true;
+            return;
+        }
+}
+
 static void sleep_step(struct xomp_idle *idle, bool (*recheck)(void *), void *arg)
 {
     struct xomp_waker *self = idle->waker;
@@ -155,16 +176,34 @@ static void sleep_step(struct xomp_idle *idle, bool (*recheck)(void *), void *ar
     atomic_store_explicit(&self->sleeping, 1, memory_order_relaxed);
     uint64_t unit = idle->offer == XOMP_OFFER_FREE ? XOMP_SLEEPERS_FREE : XOMP_SLEEPERS_CONSTRAINED;
     uint64_t before = 0;
+    bool gave_token = false;
     if (idle->sleepers) {
         /* release: pairs with the publishers' acquire load (notify.c): the
          * task it names is initialized before they read it. */
         atomic_store_explicit(&self->waiting_in, idle->waiting_in, memory_order_release);
-        atomic_store_explicit(&self->offer, idle->offer, memory_order_relaxed);
-        /* acq_rel: release, so that a publisher whose acquire read of the
-         * word follows this RMW sees our offer; acquire, so that we see the
-         * task of a publisher whose clear of QUIET came before it
-         * (src/sched/README.md, "Quiet phases"). */
-        before = atomic_fetch_add_explicit(idle->sleepers, unit, memory_order_acq_rel);
+        /* A holder of the waking token gives it up in this same RMW: the
+         * publishers that saw it and woke nobody are then covered by our
+         * recheck below (src/sched/README.md, "Wake chaining"). */
+        uint64_t add = unit;
+        if (idle->spin->waking) {
+            add -= XOMP_SLEEPERS_WAKING;
+            idle->spin->waking = false;
+            gave_token = true;
+        }
+        /* Counted in first, offered after: a publisher that claims us has
+         * read our offer, so its decrement of the count comes after this
+         * increment (the word never goes below zero, whose borrow would
+         * flip WAKING or QUIET).  acquire: we see the task of a publisher
+         * whose clear of QUIET came before this RMW (src/sched/README.md,
+         * "Quiet phases"); release: a publisher that reads this RMW's
+         * value sees waiting_in. */
+        before = atomic_fetch_add_explicit(idle->sleepers, add, memory_order_acq_rel);
+        /* release: pairs with the claimer's acquire CAS (notify.c, claim):
+         * our increment above happens before its decrement.  A publisher
+         * that counted us but does not see the offer yet is one whose
+         * loads come before our fence below (the heavy fence's argument;
+         * in a quiet phase the seq_cst fence after its clear of QUIET). */
+        atomic_store_explicit(&self->offer, idle->offer, memory_order_release);
     }
     /* No task queued in the team since its barrier released, and our other
      * wakers fence: the first publisher's RMW will count us (src/sched/
@@ -180,16 +219,25 @@ static void sleep_step(struct xomp_idle *idle, bool (*recheck)(void *), void *ar
          * Either the waker sees sleeping == 1 and wakes us, or our recheck
          * sees the waker's event. */
         atomic_thread_fence(memory_order_seq_cst);
-    if (!recheck(arg)) {
+    bool awake = recheck(arg);
+    if (!awake) {
         idle->slept = true;
         xomp_futex_wait(&self->seq, seq);
     }
     /* Count ourselves out unless a publisher claimed our wake-up (and
      * counted us out): exactly one of us takes `offer` to 0.  relaxed:
      * RMWs on `offer` are totally ordered; the count is read by publishers
-     * only to decide whether to look for a sleeper. */
-    if (idle->sleepers && atomic_exchange_explicit(&self->offer, 0, memory_order_relaxed))
-        atomic_fetch_sub_explicit(idle->sleepers, unit, memory_order_relaxed);
+     * only to decide whether to look for a sleeper.  A claim that came
+     * with the waking token (XOMP_OFFER_TOKEN) makes us its holder. */
+    if (idle->sleepers) {
+        uint32_t offered = atomic_exchange_explicit(&self->offer, 0, memory_order_relaxed);
+        if (offered == XOMP_OFFER_TOKEN)
+            idle->spin->waking = true;
+        else if (offered)
+            atomic_fetch_sub_explicit(idle->sleepers, unit, memory_order_relaxed);
+        if (gave_token && awake && !idle->spin->waking)
+            retake_token(idle);
+    }
     atomic_store_explicit(&self->sleeping, 0, memory_order_relaxed);
     /* A wake-up usually means more events follow soon: spin again. */
     xomp_idle_reset(idle);

@@ -56,6 +56,12 @@ struct xomp_spin {
      * watches tasks refused for their homes (sched/watch.h), so after the
      * spin it keeps yielding. */
     bool keep_awake;
+    /* This thread holds its team's waking token (XOMP_SLEEPERS_WAKING): a
+     * publisher woke it to look for work and wakes nobody else meanwhile.
+     * Set in the sleep step when the wake-up was claimed with the token;
+     * given up when the thread finds work or its wait ends (sched/notify.c,
+     * xomp_notify_pass_token) or in its next announcement (wait.c). */
+    bool waking;
 };
 
 /* What a waiter does in the sleep step, beyond the plain protocol. */
@@ -69,13 +75,22 @@ enum xomp_sleep_kind {
 
 #define XOMP_OFFER_FREE 1u
 #define XOMP_OFFER_CONSTRAINED 2u
+/* Not an offer: a free sleeper's wake-up claimed together with the team's
+ * waking token, which passes to it (sched/notify.c). */
+#define XOMP_OFFER_TOKEN 3u
 /* A team's sleepers word: members asleep in a barrier in the low half,
- * members asleep in a wait under the tied-task constraint in the high
- * half (sched/notify.c); its top bit, QUIET, says that no task went into
- * a member's deque since the team barrier last released (src/sched/README.md,
- * "Quiet phases"). */
+ * members asleep in a wait under the tied-task constraint in bits 32-61
+ * (sched/notify.c); bit 62, WAKING, the waking token: a member woken by a
+ * task publisher is looking for work, and publishers wake no other
+ * barrier sleeper until it found some (it wakes the next) or gave up
+ * (src/sched/README.md, "Wake chaining"); the top bit, QUIET, says that
+ * no task went into a member's deque since the team barrier last released
+ * (src/sched/README.md, "Quiet phases"). */
 #define XOMP_SLEEPERS_FREE UINT64_C(1)
 #define XOMP_SLEEPERS_CONSTRAINED (UINT64_C(1) << 32)
+#define XOMP_SLEEPERS_FREE_MASK (XOMP_SLEEPERS_CONSTRAINED - 1)
+#define XOMP_SLEEPERS_CONSTRAINED_MASK (((UINT64_C(1) << 30) - 1) << 32)
+#define XOMP_SLEEPERS_WAKING (UINT64_C(1) << 62)
 #define XOMP_SLEEPERS_QUIET (UINT64_C(1) << 63)
 
 struct xomp_idle {

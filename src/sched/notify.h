@@ -4,9 +4,11 @@
  * must learn of it if they sleep.  Three kinds of sleeper can need a task:
  *
  *   - a member asleep in a barrier (free to run any task): the publisher
- *     wakes one of them when the team's sleepers word counts one,
- *     claiming its wake-up (its waker's `offer`) so that each sleeper is
- *     woken once;
+ *     wakes one of them when the team's sleepers word counts one and no
+ *     member woken that way is still looking (the waking token), claiming
+ *     its wake-up (its waker's `offer`) so that each sleeper is woken
+ *     once; the woken member wakes the next when it finds work
+ *     (src/sched/README.md, "Wake chaining");
  *   - failing that, a member asleep in a taskwait (or another wait under
  *     the tied-task constraint) whose waiting task the publisher's running
  *     task descends from, so that it can take the new work (for speed
@@ -60,6 +62,12 @@ struct xomp_notify_targets xomp_notify_targets_of(struct xomp_thread *thr,
  * taskloop). */
 void xomp_notify_homed(struct xomp_thread *thr, struct xomp_team *team, uintptr_t home,
                        struct xomp_task *anchor, unsigned count);
+
+/* The waking token (src/sched/README.md, "Wake chaining"): its holder
+ * `thr` (a member woken with it that found work or whose wait ends, or a
+ * publisher that just took it) wakes the next free sleeper with it, or,
+ * when none sleeps, gives it up. */
+void xomp_notify_pass_token(struct xomp_thread *thr, struct xomp_team *team);
 
 /* Wake one sleeper of the team, of either kind (the watcher's hand-over),
  * or every sleeper (a lapse).  Returns whether one was woken. */

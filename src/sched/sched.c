@@ -131,6 +131,11 @@ void xomp_sched_wait_over(struct xomp_thread *thr)
 {
     if (__builtin_expect(thr->worker && thr->worker->watching, 0))
         xomp_watch_stop(thr);
+    /* Woken with the waking token and the wait ended before we found
+     * work: the publishers that saw the token woke nobody, so the next
+     * sleeper looks in our place (README, "Wake chaining"). */
+    if (__builtin_expect(thr->spin.waking, 0))
+        xomp_notify_pass_token(thr, thr->team);
 }
 
 /* A task found for a watcher: it hands the role over before running it. */
@@ -140,6 +145,19 @@ static inline struct xomp_task *found(struct xomp_worker *me, struct xomp_thread
     if (__builtin_expect(me->watching, 0))
         xomp_watch_stop(thr);
     return t;
+}
+
+/* A task found elsewhere than in our own deque: a member woken with the
+ * waking token wakes the next sleeper with it before it runs the task
+ * (which may block: README, "Wake chaining").  A holder's own deque is
+ * empty (it was asleep in a barrier, where nobody pushes to it), so the
+ * owner's pop, the fast path, needs no check. */
+static inline struct xomp_task *found_elsewhere(struct xomp_worker *me, struct xomp_thread *thr,
+                                                struct xomp_task *t)
+{
+    if (__builtin_expect(thr->spin.waking, 0))
+        xomp_notify_pass_token(thr, thr->team);
+    return found(me, thr, t);
 }
 
 struct xomp_task *xomp_sched_next(struct xomp_thread *thr, const struct xomp_sched_wait *w)
@@ -152,18 +170,18 @@ struct xomp_task *xomp_sched_next(struct xomp_thread *thr, const struct xomp_sch
     if (__builtin_expect(atomic_load_explicit(&team->pools.prio_count, memory_order_relaxed) != 0,
                          0) &&
         (t = xomp_pools_take_prio(&team->pools, &tk)))
-        return found(me, thr, t);
+        return found_elsewhere(me, thr, t);
     if ((t = xomp_deque_pop(&me->deque, w->floor)))
         return found(me, thr, t);
     if (__builtin_expect(xomp_inbox_nonempty(&me->inbox), 0) &&
         (t = xomp_inbox_take(&me->inbox, &tk)))
-        return found(me, thr, t);
+        return found_elsewhere(me, thr, t);
     if (__builtin_expect(atomic_load_explicit(&team->pools.common_count, memory_order_relaxed) != 0,
                          0) &&
         (t = xomp_pools_take_common(&team->pools, &tk)))
-        return found(me, thr, t);
+        return found_elsewhere(me, thr, t);
     if ((t = xomp_steal(thr, &tk, STEAL_VICTIMS_PER_LOOK)))
-        return found(me, thr, t);
+        return found_elsewhere(me, thr, t);
     if (__builtin_expect(me->watching, 0))
         xomp_watch_poll(thr, &tk);
     return NULL;

@@ -49,6 +49,20 @@ for prog in "${programs[@]}"; do
         run "$prog" OMP_NUM_THREADS=$threads XOMP_MAX_DEPTH=2
     done
 done
+
+# Wake chaining (src/sched/README.md): its bursts need several members
+# awake at once, so deques as large as a burst (a task run inline there
+# would wait for one not made yet); the other settings as above.
+for threads in $threads_list; do
+    for spin in $spins; do
+        for barrier in tree central; do
+            for fence in 0 1; do
+                run test_stress_wake_chain OMP_NUM_THREADS=$threads XOMP_SPIN_US=$spin \
+                    XOMP_BARRIER=$barrier XOMP_PUBLISH_FENCE=$fence
+            done
+        done
+    done
+done
 rm -f /tmp/xomp_stress.$$
 echo "stress matrix: $runs runs, $failed failed"
 [ "$failed" -eq 0 ]
