@@ -194,9 +194,11 @@ static bool ilan_taskloop(struct xomp_thread *thr, const struct pattern *p, cons
         free(src);
         return false;
     }
-    if (group)
+    if (group) {
         xomp_taskgroup_end(thr, codeptr);
-    xomp_ilan_end(thr, run);
+        xomp_ilan_end(thr, run);
+    }
+    /* (nogroup: the run is not ours any more once its tasks completed.) */
     return true;
 }
 

@@ -529,8 +529,13 @@ struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp
     run->start_ns = xomp_now_ns();
     struct xomp_task_proto share_proto = run->proto;
     share_proto.flags |= XOMP_TASK_RUNTIME;
+    /* A nogroup run is released by the harvest of another execution once
+     * its tasks completed, which may be before this loop ends (when our
+     * own unit is not selected): read nothing of it after the last share
+     * is given. */
+    const uint64_t mask = run->cfg.mask;
     for (unsigned x = 0; x < u.n; x++) {
-        if (!((run->cfg.mask >> x) & 1) || x == own)
+        if (!((mask >> x) & 1) || x == own)
             continue;
         struct share_args a = {run, x, lo[x], hi[x]};
         struct xomp_task *t = xomp_task_make(thr, &share_proto, share_body, &a, NULL, sizeof a,

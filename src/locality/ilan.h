@@ -114,7 +114,8 @@ struct xomp_ilan_run;
  * caller does not touch it again. */
 struct xomp_ilan_run *xomp_ilan_start(struct xomp_thread *thr, const struct xomp_taskloop_call *c);
 
-/* The taskgroup of a grouped execution ended: measure it. */
+/* The taskgroup of a grouped execution ended: measure it.  (Not for a
+ * nogroup one: that run may be released as soon as its tasks completed.) */
 void xomp_ilan_end(struct xomp_thread *thr, struct xomp_ilan_run *run);
 
 /* XOMP_STATS=1: the taskloops, their explored configurations and choice,

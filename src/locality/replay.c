@@ -434,10 +434,19 @@ static bool plan_of(struct xomp_thread *thr, struct xomp_rp_entry *entry,
     if (xomp_cfg.replay == XOMP_REPLAY_AUTO_OFF || !entry)
         return false;
     p->mode = (enum xomp_rp_mode)(xomp_cfg.replay - 1);
-    if (p->mode != XOMP_RP_RECORD && entry->last) {
-        p->applied = xomp_tree_copy(entry->last);
-        /* The seed's coarsening loop: prune the first replays. */
-        if (p->applied && entry->executions <= xomp_cfg.replay_prune_runs)
+    if (p->mode != XOMP_RP_RECORD) {
+        /* Under the table lock: another member's region of the same key
+         * (a taskgroup every member opens) may be closing, replacing
+         * entry->last and freeing the old tree (close_region). */
+        bool prune = false;
+        xomp_rp_table_lock();
+        if (entry->last) {
+            p->applied = xomp_tree_copy(entry->last);
+            /* The seed's coarsening loop: prune the first replays. */
+            prune = entry->executions <= xomp_cfg.replay_prune_runs;
+        }
+        xomp_rp_table_unlock();
+        if (p->applied && prune)
             xomp_tree_prune(p->applied, xomp_cfg.replay_prune);
     }
     if (!p->applied)

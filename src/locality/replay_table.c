@@ -78,8 +78,10 @@ struct xomp_rp_entry *xomp_rp_entry_of(uintptr_t key, enum xomp_tree_kind kind)
         e->kind = kind;
         table[table_size++] = e;
     }
+    /* The name is written under the lock (below): read it under it too. */
+    bool named = e && e->name[0];
     xomp_rp_table_unlock();
-    if (e && !e->name[0]) {
+    if (e && !named) {
         /* Outside the lock (dladdr takes the loader's); a race writes the
          * same name twice. */
         char name[sizeof e->name];

@@ -184,9 +184,10 @@ static void set_range_ull(void *args, void *ctx)
                  num_tasks, (uint64_t)ia, (uint64_t)ib, (uint64_t)n}, codeptr, NULL};          \
             struct xomp_ilan_run *run = xomp_ilan_start(thr, &call);                           \
             if (run) {                                                                         \
-                if (group)                                                                     \
+                if (group) { /* (nogroup: the run may be released already) */                  \
                     xomp_taskgroup_end(thr, codeptr);                                          \
-                xomp_ilan_end(thr, run);                                                       \
+                    xomp_ilan_end(thr, run);                                                   \
+                }                                                                              \
                 XOMP_HOOK(xomp_ompt_work(thr, ompt_work_taskloop, ompt_scope_end, (uint64_t)n, \
                                          codeptr));                                            \
                 return;                                                                        \
