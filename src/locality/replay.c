@@ -257,11 +257,15 @@ static void add_entries(struct trie_entry *e, size_t *n, const struct xomp_steal
 }
 
 /* The member whose implicit task created every task of parallel-region
- * tree t, or -1 (none, or several). */
+ * tree t, or -1 (unknown, or several).  A tree without points names it
+ * in root_worker (close_region: the one member that ran tasks). */
 static int64_t lone_creator(const struct xomp_steal_tree *t)
 {
-    if (!t || !t->npoints || t->kind != XOMP_TREE_PARALLEL)
+    if (!t || t->kind != XOMP_TREE_PARALLEL)
         return -1;
+    if (!t->npoints)
+        return t->root_worker >= 0 && (uint32_t)t->root_worker < t->nthreads ? t->root_worker
+                                                                            : -1;
     uint32_t m = xomp_tree_path(t, &t->points[0])[0];
     for (size_t i = 1; i < t->npoints; i++)
         if (xomp_tree_path(t, &t->points[i])[0] != m)
@@ -553,6 +557,23 @@ static struct xomp_steal_tree *gather(struct xomp_replay_ctx *c, int32_t root_wo
     return t;
 }
 
+/* The one member of a parallel region that ran tasks, or -1 (none, or
+ * several).  When no task moved, it created them all: a tree without
+ * points says so in root_worker, for the next execution's expectations. */
+static int32_t lone_runner(const struct xomp_replay_ctx *c)
+{
+    int32_t runner = -1;
+    for (unsigned m = 0; m < c->nthreads; m++) {
+        const struct xomp_rp_member *mb = &c->members[m];
+        if (!mb->counted || mb->tasks_end <= mb->tasks_begin)
+            continue;
+        if (runner >= 0)
+            return -1;
+        runner = (int32_t)m;
+    }
+    return runner;
+}
+
 /* Close the region of `team` (every task of it completed). */
 static void close_region(struct xomp_thread *thr, struct xomp_team *team, int32_t root_worker)
 {
@@ -572,6 +593,8 @@ static void close_region(struct xomp_thread *thr, struct xomp_team *team, int32_
     k.applied = c->mode == XOMP_RP_RECORD ? 0 : c->applied;
     k.expected = c->tracking;
     struct xomp_steal_tree *tree = gather(c, root_worker);
+    if (tree && c->kind == XOMP_TREE_PARALLEL && !tree->npoints)
+        tree->root_worker = lone_runner(c);
     atomic_store_explicit(&team->deque_home, 0, memory_order_relaxed);
     free(c->nodes);
     c->nodes = NULL;

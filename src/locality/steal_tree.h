@@ -44,7 +44,10 @@ struct xomp_steal_point {
 struct xomp_steal_tree {
     enum xomp_tree_kind kind;
     uint32_t nthreads;   /* the team's size when it was recorded */
-    int32_t root_worker; /* taskgroup: the member that ran its root; -1: unknown */
+    /* taskgroup: the member that ran its root; parallel region: the
+     * member whose implicit task created every task (a `single`); -1:
+     * unknown, or several. */
+    int32_t root_worker;
     size_t npoints;
     struct xomp_steal_point *points; /* level order */
     size_t npaths;                   /* words used in `paths` */

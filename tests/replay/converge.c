@@ -101,6 +101,11 @@ int main(int argc, char **argv)
                     i > 0 && memcmp(owners, rt_owner, sizeof(int) * (size_t)rt_leaves)
                         ? "changed"
                         : "the same");
+            fprintf(stderr, "  tasks %ld, points recorded %ld\n", s.tasks, s.recorded);
+            rt_print_tree("  applied", fixed);
+            xomp_steal_tree *got = rp.last_tree();
+            if (got)
+                rt_print_tree("  recorded", got);
             return 1;
         }
         memcpy(owners, rt_owner, sizeof owners);

@@ -28,9 +28,6 @@
         }                                                                                \
     } while (0)
 
-struct replay_api;
-static struct replay_api rp;
-
 struct replay_api {
     int (*record_next)(void);
     int (*apply_next)(const xomp_steal_tree *, enum xomp_replay_mode);
@@ -45,6 +42,7 @@ struct replay_api {
     int (*may_coarsen)(void);
     const char *(*error)(void);
 };
+static struct replay_api rp;
 
 /* 1 on xomp (the API is there), 0 elsewhere. */
 static inline int replay_api_load(void)
@@ -146,6 +144,20 @@ static inline int rt_points_of(const xomp_steal_tree *t, struct rt_point *out, i
             return -1;
     }
     return (int)n;
+}
+
+/* Print a tree's points (a failing test's diagnosis). */
+static inline void rt_print_tree(const char *what, const xomp_steal_tree *t)
+{
+    static struct rt_point p[1024];
+    int n = rt_points_of(t, p, 1024);
+    fprintf(stderr, "%s tree: %d points\n", what, n);
+    for (int i = 0; i < n; i++) {
+        fprintf(stderr, "    worker %d order %d path", p[i].worker, p[i].order);
+        for (int d = 0; d < p[i].depth; d++)
+            fprintf(stderr, " %u", p[i].path[d]);
+        fputc('\n', stderr);
+    }
 }
 
 /* The thread tree t (points p[0..n-1], spawned by member `root`) gives
