@@ -365,7 +365,7 @@ struct pair_ctx {
      * next one waits until something changes (as the tree's root). */
     bool backoff;
     uint64_t detached_seen;
-    uint64_t own_spawned, own_finished;
+    uint64_t own_spawned, own_finished; /* our counters in our last report */
 };
 
 /* Has the other member reported our wave, or a later one (it is never
@@ -440,8 +440,9 @@ static uint64_t pair_wait(struct xomp_thread *thr)
                  * completions (task_complete). */
                 finished += c.detached_seen =
                     atomic_load_explicit(&team->bar.detached_finished, memory_order_acquire);
-            w->bar.rep[c.ticket & 1].spawned = w->spawned;
+            w->bar.rep[c.ticket & 1].spawned = c.own_spawned = w->spawned;
             w->bar.rep[c.ticket & 1].finished = finished;
+            c.own_finished = w->finished;
             w->bar.rep[c.ticket & 1].cancel_flags = cancel_flags(team, rule.first_ticket);
             /* release: pairs with the other's acquire in pair_other_reported. */
             atomic_store_explicit(&w->bar.report, c.ticket << XOMP_BAR_TICKET_SHIFT,
@@ -467,10 +468,13 @@ static uint64_t pair_wait(struct xomp_thread *thr)
             return w->bar.rep[p].cancel_flags | c.other->bar.rep[p].cancel_flags;
         }
         if (verdict == WAVE_STILL) {
-            /* Both idle and nothing moved: tasks wait for events (detach). */
+            /* Both idle and nothing moved: tasks wait for events (detach,
+             * a watcher's lapse).  Wait for a change from the counts we
+             * reported, not from the current ones: a task we ran after
+             * our report (one that became takable meanwhile) is not in
+             * this wave's sums, and backing off from our new counts would
+             * wait for ever (both of us, as in the tree's note_moved). */
             c.backoff = true;
-            c.own_spawned = w->spawned;
-            c.own_finished = w->finished;
             continue;
         }
         c.ticket++;
