@@ -52,22 +52,6 @@ static void region(int spawn, int i)
     }
 }
 
-static xomp_steal_tree *gapped_tree(int threads)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/xomp-lapse-barrier-%d.tree", (int)getpid());
-    FILE *f = fopen(path, "w");
-    RT_REQUIRE(f != NULL);
-    fprintf(f, "xomp-steal-tree 1\nkind parallel\nthreads %d\nroot -1\npoints 2\n"
-               "1 0 0/5\n1 1 0/0\n",
-            threads);
-    fclose(f);
-    xomp_steal_tree *t = rp.load(path);
-    unlink(path);
-    RT_REQUIRE(t != NULL);
-    return t;
-}
-
 int main(int argc, char **argv)
 {
     if (replay_api_load() && !getenv("RT_LAPSE_BARRIER_AGAIN"))
@@ -75,7 +59,11 @@ int main(int argc, char **argv)
     signal(SIGALRM, on_alarm);
     alarm(100);
     int threads = omp_get_max_threads();
-    xomp_steal_tree *tree = rp.record_next && threads >= 2 ? gapped_tree(threads) : NULL;
+    /* Member 1's position 0 never comes; its position 1 is member 0's
+     * first task. */
+    const char *gapped[] = {"1 0 0/5", "1 1 0/0"};
+    xomp_steal_tree *tree =
+        rp.record_next && threads >= 2 ? rt_tree_of("parallel", threads, gapped, 2) : NULL;
     int regions = XOMP_TEST_SANITIZED ? 100 : 300;
     for (int i = 0; i < regions; i++) {
         if (tree)

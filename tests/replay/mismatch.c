@@ -21,23 +21,6 @@ static void on_alarm(int sig)
     _exit(1);
 }
 
-/* Points as text lines "worker order path" into a tree file. */
-static xomp_steal_tree *tree_of(const char *kind, int threads, const char *points[], int n)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/xomp-mismatch-%d.tree", (int)getpid());
-    FILE *f = fopen(path, "w");
-    RT_REQUIRE(f != NULL);
-    fprintf(f, "xomp-steal-tree 1\nkind %s\nthreads %d\nroot -1\npoints %d\n", kind, threads, n);
-    for (int i = 0; i < n; i++)
-        fprintf(f, "%s\n", points[i]);
-    fclose(f);
-    xomp_steal_tree *t = rp.load(path);
-    unlink(path);
-    RT_REQUIRE(t != NULL);
-    return t;
-}
-
 /* A random tree: up to 40 points, depth 1-14 below a member of 0-3,
  * indices 0-3, workers 0-7 (dense orders). */
 static xomp_steal_tree *random_tree(unsigned *seed)
@@ -100,17 +83,17 @@ int main(void)
     /* Deeper than the computation: paths of 12 and 16 levels. */
     const char *deeper[] = {"1 0 0/0/0/0/0/0/0/0/0/0/0/0", "0 0 0/1/1/1/1/1/1/1/1/1/1/1/1/1/1/1",
                             "1 1 0/0/1/0/1/0/1/0/1/0/1/0/1/0", "2 0 0/1/0/1/0/1/0/1/0/1/0"};
-    replay(tree_of("parallel", 4, deeper, 4), "deeper");
+    replay(rt_tree_of("parallel", 4, deeper, 4), "deeper");
     /* Other branching: indices the tasks never have, and shallow points. */
     const char *branching[] = {"1 0 0/5", "1 1 0/0/7", "2 0 0/1/3/0", "0 0 0/1/1/9/9",
                                "3 0 0/1/0/0/0/0/0/4"};
-    replay(tree_of("parallel", 4, branching, 5), "other branching");
+    replay(rt_tree_of("parallel", 4, branching, 5), "other branching");
     /* Paths under members that create nothing, threads beyond the team. */
     const char *others[] = {"7 0 5/0", "6 0 3/1/0", "5 0 0/0/0", "1 0 0/1/1", "4 0 2/0/0/0"};
-    replay(tree_of("parallel", 8, others, 5), "other members");
+    replay(rt_tree_of("parallel", 8, others, 5), "other members");
     /* A taskgroup's tree on a parallel region: recorded, not replayed. */
     const char *tg[] = {"1 0 0/1", "0 0 1/0"};
-    replay(tree_of("taskgroup", 2, tg, 2), "a taskgroup's tree");
+    replay(rt_tree_of("taskgroup", 2, tg, 2), "a taskgroup's tree");
     unsigned seed = 12345;
     for (int i = 0; i < 12; i++)
         replay(random_tree(&seed), "a random tree");

@@ -71,6 +71,25 @@ static inline int replay_api_load(void)
     return on;
 }
 
+/* A tree of `kind` for a team of `threads` from its points as text lines
+ * "worker order i0/i1/...", through the file format (steal_tree.c). */
+static inline xomp_steal_tree *rt_tree_of(const char *kind, int threads, const char *points[],
+                                          int n)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/xomp-replay-test-%d.tree", (int)getpid());
+    FILE *f = fopen(path, "w");
+    RT_REQUIRE(f != NULL);
+    fprintf(f, "xomp-steal-tree 1\nkind %s\nthreads %d\nroot -1\npoints %d\n", kind, threads, n);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s\n", points[i]);
+    fclose(f);
+    xomp_steal_tree *t = rp.load(path);
+    unlink(path);
+    RT_REQUIRE(t != NULL);
+    return t;
+}
+
 /* ---- the kernels ---- */
 
 #define RT_MAX_LEAVES 4096

@@ -14,22 +14,6 @@
  */
 #include "replay_test.h"
 
-static xomp_steal_tree *tree_to_member1(int threads)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/xomp-unmoved-%d.tree", (int)getpid());
-    FILE *f = fopen(path, "w");
-    RT_REQUIRE(f != NULL);
-    fprintf(f, "xomp-steal-tree 1\nkind parallel\nthreads %d\nroot -1\npoints 2\n"
-               "1 0 0/0\n1 1 0/1\n",
-            threads);
-    fclose(f);
-    xomp_steal_tree *t = rp.load(path);
-    unlink(path);
-    RT_REQUIRE(t != NULL);
-    return t;
-}
-
 static void run(void)
 {
     memset(rt_runs, 0, sizeof rt_runs);
@@ -52,7 +36,9 @@ int main(int argc, char **argv)
         printf("unmoved: ok (%s)\n", threads < 2 ? "one thread: no member 1" : "no replay API");
         return 0;
     }
-    xomp_steal_tree *tree = tree_to_member1(threads);
+    /* Both children of member 0's top task go to member 1. */
+    const char *to_member1[] = {"1 0 0/0", "1 1 0/1"};
+    xomp_steal_tree *tree = rt_tree_of("parallel", threads, to_member1, 2);
     for (int i = 0; i < 4; i++) {
         RT_REQUIRE(rp.apply_next(tree, XOMP_REPLAY_STOWS) == 0);
         run();
