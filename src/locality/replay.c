@@ -485,14 +485,19 @@ static void open_region(struct xomp_replay_ctx *c, struct xomp_thread *thr,
             k->used = 0;
     }
     struct xomp_steal_tree *expect = NULL;
-    uint64_t last_ns = 0; /* the previous execution's time */
+    /* The region's length: its fastest execution on record.  Not the last
+     * one: an execution that waited for a lapse took a few times the
+     * patience it had, and would make the next one wait that much longer,
+     * up to the cap, every time. */
+    uint64_t region_ns = 0;
     if (entry) {
         xomp_rp_table_lock();
         expect = entry->last ? xomp_tree_copy(entry->last) : NULL;
-        if (entry->executions)
-            last_ns = (uint64_t)(entry->history[(entry->executions - 1) % XOMP_RP_HISTORY]
-                                     .seconds *
-                                 1e9);
+        for (unsigned j = 0; j < entry->nhistory; j++) {
+            uint64_t ns = (uint64_t)(entry->history[j].seconds * 1e9);
+            if (!j || ns < region_ns)
+                region_ns = ns;
+        }
         entry->busy = true;
         entry->from_api = p->from_api;
         xomp_rp_table_unlock();
@@ -511,7 +516,7 @@ static void open_region(struct xomp_replay_ctx *c, struct xomp_thread *thr,
      * tasks given to them wait: up to the region's length, as far as we
      * know, so the watcher waits a few times that before it lapses their
      * homes (watch.c; capped: a blocked member costs at most that). */
-    uint64_t patience = last_ns < PATIENCE_MAX_NS ? last_ns : PATIENCE_MAX_NS;
+    uint64_t patience = region_ns < PATIENCE_MAX_NS ? region_ns : PATIENCE_MAX_NS;
     for (unsigned m = 0; m < n; m++) {
         /* relaxed, all: published with the region's tasks (home.h). */
         atomic_store_explicit(&c->homes[m].lapsed, 0, memory_order_relaxed);
