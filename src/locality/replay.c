@@ -1149,6 +1149,19 @@ static int place(struct xomp_thread *thr, struct xomp_task *t, bool donatable)
     }
     if (d < 0)
         return -1;
+    if ((unsigned)d == me && c->mode == XOMP_RP_RELWS && donatable) {
+        /* A point of our own (the `single` runs this time on the member
+         * the tree gives this child to): it stays in our deque, where an
+         * idle member would steal it at once, before the child the tree
+         * gives that member arrives in its inbox -- and the two would run
+         * swapped, every point overridden.  Homed strictly on us, it is
+         * ours (the watcher lapses the home if we block); its descendants
+         * are stealable as any. */
+        xomp_task_set_home(t, &c->homes[me], true);
+        /* relaxed: published by our push (home.h). */
+        __atomic_store_n(&t->home_info, UINT32_MAX, __ATOMIC_RELAXED);
+        return -1;
+    }
     if ((unsigned)d == me || (unsigned)d >= team->nthreads || !donatable) {
         if (ordered)
             xomp_home_order_done(&c->orders[d], ch->order); /* never in d's inbox */

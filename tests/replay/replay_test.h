@@ -136,6 +136,16 @@ static inline void rt_run(int waiting)
     }
 }
 
+/* One execution whose top task member 1 creates (member 0 in a team of
+ * one): a `single` that runs elsewhere than when a tree was recorded. */
+static inline void rt_run_by_member1(int waiting)
+{
+    memset(rt_runs, 0, sizeof rt_runs);
+#pragma omp parallel
+    if (omp_get_thread_num() == (omp_get_num_threads() > 1))
+        rt_tree(0, rt_leaves, waiting);
+}
+
 /* Every leaf ran exactly once. */
 static inline void rt_check_once(const char *what)
 {

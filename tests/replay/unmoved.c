@@ -16,10 +16,7 @@
 
 static void run(void)
 {
-    memset(rt_runs, 0, sizeof rt_runs);
-#pragma omp parallel
-    if (omp_get_thread_num() == (omp_get_num_threads() > 1))
-        rt_tree(0, rt_leaves, 0);
+    rt_run_by_member1(0);
     rt_check_once("unmoved");
 }
 
