@@ -1096,8 +1096,11 @@ static struct xomp_rp_node *member_node(struct xomp_replay_ctx *c, unsigned me)
     return NULL;
 }
 
+/* place(): t stays with us, homed on us (a RelWS point of our own). */
+#define PLACE_OWN_HOME (-2)
+
 /* The replay word of new task t of the calling member's current task, and
- * the member to donate it to (-1: none). */
+ * the member to donate it to (-1: none; PLACE_OWN_HOME). */
 static int place(struct xomp_thread *thr, struct xomp_task *t, bool donatable)
 {
     struct xomp_team *team = thr->team;
@@ -1160,7 +1163,7 @@ static int place(struct xomp_thread *thr, struct xomp_task *t, bool donatable)
         xomp_task_set_home(t, &c->homes[me], true);
         /* relaxed: published by our push (home.h). */
         __atomic_store_n(&t->home_info, UINT32_MAX, __ATOMIC_RELAXED);
-        return -1;
+        return PLACE_OWN_HOME;
     }
     if ((unsigned)d == me || (unsigned)d >= team->nthreads || !donatable) {
         if (ordered)
@@ -1176,6 +1179,15 @@ static int place(struct xomp_thread *thr, struct xomp_task *t, bool donatable)
 __attribute__((noinline)) void xomp_replay_submit(struct xomp_thread *thr, struct xomp_task *t)
 {
     int d = place(thr, t, t->priority == 0);
+    if (d == PLACE_OWN_HOME) {
+        /* Queued as every homed task is (home.h's publication: the fence,
+         * and a sleeper woken to watch it). */
+        uintptr_t home = xomp_task_home_word(t); /* before t can run elsewhere */
+        unsigned unannounced = 0;
+        xomp_task_submit_homed(thr, t, thr->task, &unannounced);
+        xomp_sched_announce_homed(thr, home, thr->task, unannounced);
+        return;
+    }
     if (d < 0) {
         xomp_task_submit(thr, t);
         return;

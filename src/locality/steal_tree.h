@@ -44,8 +44,8 @@ struct xomp_steal_point {
 struct xomp_steal_tree {
     enum xomp_tree_kind kind;
     uint32_t nthreads;   /* the team's size when it was recorded */
-    /* taskgroup: the member that ran its root; parallel region: the
-     * member whose implicit task created every task (a `single`); -1:
+    /* taskgroup: the member that ran its root; a parallel region's tree
+     * without points: the one member that ran (so created) its tasks; -1:
      * unknown, or several. */
     int32_t root_worker;
     size_t npoints;

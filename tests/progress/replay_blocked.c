@@ -11,7 +11,11 @@
  *
  * Phases (XOMP_TEST_PROGRESS_PHASES selects): "tg" replays a taskgroup's
  * tree (its first child goes to member 1), "par" a parallel region's (the
- * master's first child goes to member 1); each in StOWS, StUWS and RelWS.
+ * master's first child goes to member 1), "own" the same tree while member
+ * 1 creates the task itself (a `single` on the member the tree names: the
+ * task stays in its deque, homed on it under RelWS) and then spins until
+ * the task ran, so that member 0, in the region's barrier, must take it;
+ * each in StOWS, StUWS and RelWS.
  */
 #include "progress.h"
 
@@ -76,13 +80,49 @@ static void master_waits(int taskgroup, const xomp_steal_tree *t, int mode)
     omp_unset_lock(&lock);
 }
 
-static void phase(int taskgroup, int mode)
+/* Member 1 creates the task the tree gives it, then waits for it outside
+ * any scheduling point. */
+static void member1_creates_and_spins(void)
+{
+#pragma omp task
+    __atomic_add_fetch(&ran, 1, __ATOMIC_RELAXED);
+    while (!__atomic_load_n(&ran, __ATOMIC_ACQUIRE))
+        progress_relax();
+}
+
+static void phase_own(int mode, xomp_steal_tree *t)
+{
+    for (int rep = 0; rep < progress_iters(4); rep++) {
+        __atomic_store_n(&ran, 0, __ATOMIC_RELAXED);
+        if (t)
+            apply_next(t, (enum xomp_replay_mode)mode);
+#pragma omp parallel num_threads(2)
+        {
+            if (omp_get_thread_num() == 1)
+                member1_creates_and_spins();
+        }
+        if (omp_get_max_threads() >= 2 && __atomic_load_n(&ran, __ATOMIC_RELAXED) != 1) {
+            fprintf(stderr, "FAIL: the task ran %d times\n", ran);
+            exit(1);
+        }
+        progress_tick();
+    }
+}
+
+static void phase(int which, int mode)
 {
     static const char tg_text[] =
         "xomp-steal-tree 1\nkind taskgroup\nthreads 2\nroot 0\npoints 1\n1 0 0\n";
     static const char par_text[] =
         "xomp-steal-tree 1\nkind parallel\nthreads 2\nroot -1\npoints 1\n1 0 0/0\n";
+    int taskgroup = which == 0;
     xomp_steal_tree *t = tree_of(taskgroup ? tg_text : par_text);
+    if (which == 2) {
+        phase_own(mode, t);
+        if (t)
+            tree_free(t);
+        return;
+    }
     for (int rep = 0; rep < progress_iters(4); rep++) {
         __atomic_store_n(&blocking, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&ran, 0, __ATOMIC_RELAXED);
@@ -116,11 +156,12 @@ int main(void)
     omp_init_lock(&lock);
     static const char *const names[][3] = {
         {"tg: taskgroup, StOWS", "tg: taskgroup, StUWS", "tg: taskgroup, RelWS"},
-        {"par: parallel, StOWS", "par: parallel, StUWS", "par: parallel, RelWS"}};
-    for (int par = 0; par < 2; par++)
+        {"par: parallel, StOWS", "par: parallel, StUWS", "par: parallel, RelWS"},
+        {"own: parallel, StOWS", "own: parallel, StUWS", "own: parallel, RelWS"}};
+    for (int which = 0; which < 3; which++)
         for (int mode = 1; mode <= 3; mode++)
-            if (progress_phase(names[par][mode - 1]))
-                phase(!par, mode);
+            if (progress_phase(names[which][mode - 1]))
+                phase(which, mode);
     omp_destroy_lock(&lock);
     printf("replay_blocked: ok\n");
     return 0;
