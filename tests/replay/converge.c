@@ -87,8 +87,7 @@ int main(int argc, char **argv)
         /* An empty tree pins nothing but "no stealing": every leaf runs on
          * the thread that runs the `single`, which may change. */
         if (!s.applied) {
-            for (int k = 1; k < rt_leaves; k++)
-                RT_REQUIRE(rt_owner[k] == rt_owner[0]);
+            RT_REQUIRE(rt_one_owner());
             memcpy(owners, rt_owner, sizeof owners);
             continue;
         }

@@ -15,15 +15,6 @@
  */
 #include "replay_test.h"
 
-/* Did every leaf run on the same thread? */
-static int rt_one_owner(void)
-{
-    for (int i = 1; i < rt_leaves; i++)
-        if (rt_owner[i] != rt_owner[0])
-            return 0;
-    return 1;
-}
-
 static void strict(enum xomp_replay_mode mode, const char *name)
 {
     /* The tree to replay, and each leaf's thread, from one recording. */

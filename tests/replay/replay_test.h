@@ -146,6 +146,15 @@ static inline void rt_run_by_member1(int waiting)
         rt_tree(0, rt_leaves, waiting);
 }
 
+/* Did every leaf run on the same thread? */
+static inline int rt_one_owner(void)
+{
+    for (int i = 1; i < rt_leaves; i++)
+        if (rt_owner[i] != rt_owner[0])
+            return 0;
+    return 1;
+}
+
 /* Every leaf ran exactly once. */
 static inline void rt_check_once(const char *what)
 {

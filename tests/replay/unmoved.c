@@ -43,9 +43,7 @@ int main(int argc, char **argv)
         RT_REQUIRE(rp.last_stats(&s) == 0);
         xomp_steal_tree *got = rp.last_tree();
         RT_REQUIRE(got != NULL);
-        int on_member1 = 1;
-        for (int k = 0; k < rt_leaves; k++)
-            on_member1 &= rt_owner[k] == 1;
+        int on_member1 = rt_one_owner() && rt_owner[0] == 1;
         if (s.applied != 2 || s.honoured != 2 || s.overridden || s.recorded ||
             rp.points(got) != 0 || !on_member1 || s.affinity < 1.0) {
             fprintf(stderr,
