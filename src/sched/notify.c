@@ -28,8 +28,14 @@ static bool claim(struct xomp_thread *thr, struct xomp_team *team, struct xomp_w
 {
     /* relaxed: a filter; the CAS below decides. */
     uint32_t offered = atomic_load_explicit(&vw->offer, memory_order_relaxed);
-    if (kind == OFFER_ANY && (offered == XOMP_OFFER_FREE || offered == XOMP_OFFER_CONSTRAINED))
+    if (kind == OFFER_ANY) {
+        /* Not asleep (0: claiming it would count out a sleeper that was
+         * never counted in, a borrow into WAKING and QUIET), or claimed
+         * already (with the token or not). */
+        if (offered != XOMP_OFFER_FREE && offered != XOMP_OFFER_CONSTRAINED)
+            return false;
         kind = offered;
+    }
     if (offered != kind)
         return false; /* none, another kind, or claimed with the token */
     if (kind == XOMP_OFFER_CONSTRAINED && anchor) {
