@@ -94,6 +94,19 @@ static int choose_victim(struct xomp_team *team, struct xomp_worker *me)
     return team->node_members[idx];
 }
 
+/* Whether the search may pick victim v: any member, except that P_local = 1
+ * (0) searches only inside (outside) the thief's node. */
+static bool may_search(const struct xomp_team *team, const struct xomp_worker *me, unsigned v)
+{
+    uint64_t threshold = xomp_cfg.dlb_plocal_threshold;
+    bool local = team->member_map[v].node == me->map.node;
+    if (threshold == 0)
+        return !local;
+    if (threshold >= UINT64_C(1) << 32)
+        return local;
+    return true;
+}
+
 /* ---- stealing ---- */
 
 /* The deque's test on the task a thief is about to take (deque.h). */
@@ -188,9 +201,14 @@ struct xomp_task *xomp_steal(struct xomp_thread *thr, struct xomp_taker *tk, uns
     int hint = me->steal_hint;
     if (hint >= 0 && (unsigned)hint < team->nthreads && (unsigned)hint != me->id) {
         struct xomp_task *t = steal_from(thr, tk, (unsigned)hint);
+        /* A hint on the side a strict P_local never searches comes from a
+         * look everywhere before sleeping: it serves that one steal, and
+         * searching goes back to the preferred side (else it would keep
+         * stealing there for as long as the victim has work). */
+        if (!t || !may_search(team, me, (unsigned)hint))
+            me->steal_hint = -1;
         if (t)
             return t;
-        me->steal_hint = -1;
     }
     for (unsigned k = 0; k < victims; k++) {
         int v = choose_victim(team, me);

@@ -10,9 +10,9 @@
 #   - virtual topology 2x2 (members 0,1 in node 0, 2,3 in node 1), 4
 #     threads: the fraction of tasks stolen within the thief's node is
 #     clearly higher with XOMP_DLB_PLOCAL=1 (search only the own node) than
-#     with XOMP_DLB_PLOCAL=0 (search only other nodes).  Neither is
-#     absolute: a thread about to sleep while any task it may run is queued
-#     anywhere takes it (src/sched/README.md, "Progress").
+#     with XOMP_DLB_PLOCAL=0 (search only other nodes), medians of five
+#     runs.  Neither is absolute: a thread about to sleep while any task it
+#     may run is queued anywhere takes it (src/sched/README.md, "Progress").
 # The share depends on the machine letting the threads run; a run below
 # the bound is retried twice (the best of three counts).
 # Usage: steal_moves_work.sh BUILD_DIR
@@ -72,17 +72,25 @@ local_fraction() {
         'BEGIN { printf "%.3f", l + r ? l / (l + r) : 0 }'
 }
 # The preference must show: P_local=1 steals clearly more within the node
-# than P_local=0 (best of three).
-for attempt in 1 2 3; do
-    near=$(local_fraction 1)
-    far=$(local_fraction 0)
-    awk -v a="$near" -v b="$far" 'BEGIN { exit !(a > b + 0.2) }' && break
+# than P_local=0, compared as medians of five runs each.  How much more
+# depends on the machine: a member that goes to sleep looks everywhere, so
+# when threads outnumber the CPUs the two settings come closer (quiet
+# 2-CPU machine: medians about 0.50 and 0.18; under CPU load 0.97 and 0.01;
+# 0.41 and 0.21 seen in CI under ASan).  With the preference ignored both
+# medians are the same within about 0.05, so a margin of 0.1 still fails.
+median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+nears="" fars=""
+for run in 1 2 3 4 5; do
+    nears="$nears $(local_fraction 1)"
+    fars="$fars $(local_fraction 0)"
 done
-if awk -v a="$near" -v b="$far" 'BEGIN { exit !(a > b + 0.2) }'; then
-    echo "ok   stolen within the node: $near of the steals with P_local=1, $far with P_local=0"
+near=$(echo "$nears" | median)
+far=$(echo "$fars" | median)
+if awk -v a="$near" -v b="$far" 'BEGIN { exit !(a > b + 0.1) }'; then
+    echo "ok   stolen within the node (medians of 5): $near of the steals with P_local=1, $far with P_local=0"
 else
-    bad "stolen within the node: $near with P_local=1, $far with P_local=0 (expected a clear" \
-        "difference)"
+    bad "stolen within the node: median $near with P_local=1 ($nears), $far with P_local=0 ($fars)" \
+        "(expected a clear difference)"
 fi
 
 if [ "$failures" -ne 0 ]; then
