@@ -6,15 +6,16 @@
 int main(void)
 {
     int x = 0;
-    _Atomic int started = 0;
+    _Atomic int started = 0, turn = 0;
 #pragma omp parallel num_threads(2)
 #pragma omp single
     {
         for (int i = 0; i < 2; i++) {
-#pragma omp task depend(in : x) shared(x, started)
+#pragma omp task depend(in : x) shared(x, started, turn)
             {
-                meet(&started, 2);
+                wait_turn(&turn, meet(&started, 2));
                 x += 1;
+                pass_turn(&turn);
             }
         }
     }

@@ -6,8 +6,13 @@
 int main(void)
 {
     int counter = 0;
+    _Atomic int started = 0, turn = 0;
 #pragma omp parallel num_threads(2)
-    counter++;
+    {
+        wait_turn(&turn, meet(&started, 2));
+        counter++;
+        pass_turn(&turn);
+    }
     printf("counter %d\n", counter);
     return 0;
 }

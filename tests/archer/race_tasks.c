@@ -7,15 +7,16 @@
 int main(void)
 {
     int shared = 0;
-    _Atomic int started = 0;
+    _Atomic int started = 0, turn = 0;
 #pragma omp parallel num_threads(2)
 #pragma omp single
     {
         for (int i = 0; i < 2; i++) {
-#pragma omp task shared(shared, started)
+#pragma omp task shared(shared, started, turn)
             {
-                meet(&started, 2);
+                wait_turn(&turn, meet(&started, 2));
                 shared++;
+                pass_turn(&turn);
             }
         }
     }
