@@ -19,6 +19,17 @@ struct task_extra_args {
     void *cfa;
 };
 
+/* if(0) and nothing else: no copy, no dependences, no event, a valid
+ * argument block (the general path diagnoses others).  A priority does not
+ * matter to a task that runs at once. */
+static inline bool task_args_undeferred_plain(void (*cpyfn)(void *, void *), long arg_size,
+                                              long arg_align, bool if_clause, unsigned flags)
+{
+    return !if_clause && !cpyfn && arg_size >= 0 && arg_align >= 0 &&
+           !(arg_align & (arg_align - 1)) &&
+           !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH));
+}
+
 /* Every task the fast path does not take (noinline: GOMP_task's fast path
  * then needs no stack frame).  The TASK_CREATE event is recorded here and
  * in task_spawn_usual_slow: with XOMP_PROFILE=events every task comes this
@@ -47,6 +58,26 @@ static __attribute__((noinline)) void task_spawn_general(void (*fn)(void *), voi
                     priority, depend, (void **)detach, extra->codeptr);
     XOMP_PROF_END(thr, XOMP_EV_TASK_CREATE);
     XOMP_HOOK(xomp_ompt_leave_runtime(entered));
+}
+
+/* Every task the fast path does not take: an if(0) task that needs
+ * nothing told or checked (no hooks, no cancellation: plain_tasks) outside
+ * any recorded or replayed steal tree runs at once on its arguments in
+ * place, at libgomp's cost; the others take the general path.  noinline
+ * and frameless: both calls are tail calls. */
+static __attribute__((noinline)) void task_spawn_unusual(void (*fn)(void *), void *data,
+                                                         void (*cpyfn)(void *, void *),
+                                                         long arg_size, long arg_align,
+                                                         bool if_clause, unsigned flags,
+                                                         const struct task_extra_args *extra)
+{
+    struct xomp_thread *thr = xomp_tls;
+    if (task_args_undeferred_plain(cpyfn, arg_size, arg_align, if_clause, flags) && thr &&
+        xomp_cfg.plain_tasks && !thr->task->rp) {
+        xomp_task_run_now(thr, fn, data, flags, 0);
+        return;
+    }
+    task_spawn_general(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, extra);
 }
 
 /* A task with usual arguments in an unusual place (outside a team, in a
@@ -119,7 +150,7 @@ XOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
     }
     /* The last three arguments are passed by address: passed by value,
      * GCC loads them from the stack on entry, on the fast path too. */
-    task_spawn_general(fn, data, cpyfn, arg_size, arg_align, if_clause, flags,
+    task_spawn_unusual(fn, data, cpyfn, arg_size, arg_align, if_clause, flags,
                        &(struct task_extra_args){&depend, &priority, &detach, XOMP_CODEPTR(),
                                                  __builtin_dwarf_cfa()});
 }

@@ -147,13 +147,15 @@ static inline bool xomp_task_thread_usual(const struct xomp_thread *thr)
 
 /* May a task that runs undeferred now keep its header in a stack frame
  * (xomp_task_run_here, task.c)?  Only where it cannot get a deferred
- * child: at the depth bound or outside any team; not a detachable task
- * (its event names the header), nor in a region whose steal tree is
- * recorded or replayed (the replay keeps headers, replay.h). */
+ * child: at the depth bound, in a final task (its descendants are final
+ * and included too) or outside any team; not a detachable task (its event
+ * names the header), nor in a region whose steal tree is recorded or
+ * replayed (the replay keeps headers, replay.h). */
 static inline bool xomp_task_may_run_here(const struct xomp_thread *thr, unsigned flags)
 {
     return !(flags & GOMP_TASK_FLAG_DETACH) && !thr->task->rp &&
-           (!thr->team || thr->depth >= xomp_cfg.max_depth);
+           (!thr->team || (thr->task->flags & XOMP_TASK_FINAL) ||
+            thr->depth >= xomp_cfg.max_depth);
 }
 
 /* Place a task on the fast path: block `t`, already taken from the

@@ -650,25 +650,17 @@ static inline __attribute__((always_inline)) void run_solo(struct xomp_thread *t
         task_release_self(thr, t);
 }
 
-/* An undeferred task that can have no deferred child: its header lives in
- * this frame instead of a cache block.  The caller checked
- * xomp_task_may_run_here: the thread is at the depth bound (every task the
- * body creates runs undeferred too, and its waits run no queued task) or
- * outside any team (nothing is queued at all), and the task has no
- * dependences, no event and needs no copy of its arguments, and no hooks
- * are on (the profiler and tools see such tasks through the general path,
- * with a block: the run here reports no events).  So no queued
- * task has this header among its ancestors, no waiter publishes it as the
- * task it waits in, and no child outlives it: nothing reads it after this
- * frame is gone, speculatively or not (sched/lineage.h needs type-stable
- * blocks only for headers that can be reached that way).  A chain of
- * 100,000 such tasks thus holds no task memory besides its stack frames
- * (docs/memory.md).  xomp_task_run_here is noinline: a frame of its own,
- * popped before the caller goes on. */
-static inline __attribute__((always_inline)) void run_here(struct xomp_thread *thr,
-                                                           struct xomp_task *t,
-                                                           void (*fn)(void *), void *data,
-                                                           unsigned flags, int priority)
+/* Run an undeferred task that needs nothing but running: no dependences,
+ * no event, no copy of its arguments, no hooks on, and no steal tree
+ * recorded or replayed around it (its creator's rp is 0; the caller
+ * checked all that).  It takes a child index, counted as completed here,
+ * as task_launch gives an undeferred task (replay.h: nothing keeps this
+ * header).  Its header `t` is a stack frame's or a cache block's; the
+ * caller frees what it must (xomp_task_run_now). */
+static inline __attribute__((always_inline)) void run_undeferred(struct xomp_thread *thr,
+                                                                 struct xomp_task *t,
+                                                                 void (*fn)(void *), void *data,
+                                                                 unsigned flags, int priority)
 {
     struct xomp_task *parent = thr->task;
     xomp_task_init(t, thr->team, parent, fn, data, flags, priority);
@@ -676,15 +668,11 @@ static inline __attribute__((always_inline)) void run_here(struct xomp_thread *t
     t->owner = thr;
     t->creator = (uint16_t)thr->team_id;
     t->deque_mark = 0;
-    t->size_class = 0;
     t->next = NULL;
     t->dep_recs = NULL;
     t->ndeps = 0;
     atomic_init(&t->npred, 0);
     atomic_init(&t->detach_pending, 0);
-    /* A child index, counted as completed here, as task_launch gives an
-     * undeferred task (replay.h; the caller made sure no steal tree is
-     * recorded or replayed here, so nothing keeps this header). */
     uint64_t count = ++parent->created_children;
     parent->local_done++;
     (void)xomp_replay_spawn_init(parent, t, count);
@@ -696,6 +684,30 @@ static inline __attribute__((always_inline)) void run_here(struct xomp_thread *t
     fn(data);
     thr->depth--;
     thr->task = parent;
+}
+
+/* An undeferred task that can have no deferred child: its header lives in
+ * this frame instead of a cache block.  The caller checked
+ * xomp_task_may_run_here: the thread is at the depth bound (every task the
+ * body creates runs undeferred too, and its waits run no queued task), in
+ * a final task (every descendant is included) or outside any team
+ * (nothing is queued at all), and the task needs nothing but running
+ * (run_undeferred).  The profiler and tools see such tasks through the
+ * general path, with a block: the run here reports no events.  So no
+ * queued task has this header among its ancestors, no waiter publishes it
+ * as the task it waits in, and no child outlives it: nothing reads it
+ * after this frame is gone, speculatively or not (sched/lineage.h needs
+ * type-stable blocks only for headers that can be reached that way).  A
+ * chain of 100,000 such tasks thus holds no task memory besides its stack
+ * frames (docs/memory.md).  xomp_task_run_here is noinline: a frame of its
+ * own, popped before the caller goes on. */
+static inline __attribute__((always_inline)) void run_here(struct xomp_thread *thr,
+                                                           struct xomp_task *t,
+                                                           void (*fn)(void *), void *data,
+                                                           unsigned flags, int priority)
+{
+    t->size_class = 0;
+    run_undeferred(thr, t, fn, data, flags, priority);
     /* Its children all ran undeferred: none is left. */
     if (t->dep_table)
         xomp_dep_table_free(t->dep_table);
@@ -712,6 +724,27 @@ void xomp_task_run_here_at(struct xomp_thread *thr, struct xomp_task *t, void (*
                            void *data, unsigned flags, int priority)
 {
     run_here(thr, t, fn, data, flags, priority);
+}
+
+/* An undeferred task that may get deferred children (in a team, above the
+ * depth bound, not final): its header in a cache block, which its last
+ * child frees if any outlives it (task_release_self).  The same work as
+ * task_launch's for such a task in 40% of the instructions (an if(0) task
+ * from GOMP_task: about 150, libgomp's 90). */
+__attribute__((noinline)) void xomp_task_run_now(struct xomp_thread *thr, void (*fn)(void *),
+                                                 void *data, unsigned flags, int priority)
+{
+    if (xomp_task_may_run_here(thr, flags)) {
+        xomp_task_run_here(thr, fn, data, flags, priority);
+        return;
+    }
+    struct xomp_task *t = xomp_task_alloc_small(&thr->cache);
+    run_undeferred(thr, t, fn, data, flags, priority);
+    /* task_release_self, with its usual outcome inline (as run_solo). */
+    if (__builtin_expect(t->created_children == t->local_done && !t->dep_table, 1))
+        xomp_task_free(&thr->cache, t);
+    else
+        task_release_self(thr, t);
 }
 
 __attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t,
@@ -899,8 +932,8 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
     bool has_deps = depend_clause && thr->team;
     run_now = deps_run_now(thr, parent, run_now, flags, &has_deps);
     if (run_now && !has_deps && !cpyfn && !fixup && !XOMP_HOOKS_ON() &&
-        xomp_task_may_run_here(thr, flags)) {
-        xomp_task_run_here(thr, fn, data, flags, priority);
+        !(flags & GOMP_TASK_FLAG_DETACH) && !parent->rp) {
+        xomp_task_run_now(thr, fn, data, flags, priority);
         return;
     }
     void *args;

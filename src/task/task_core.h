@@ -140,6 +140,13 @@ void xomp_task_run_here(struct xomp_thread *thr, void (*fn)(void *), void *data,
 void xomp_task_run_here_at(struct xomp_thread *thr, struct xomp_task *t, void (*fn)(void *),
                            void *data, unsigned flags, int priority);
 
+/* Run an undeferred task that needs nothing but running: no dependences,
+ * no event, its arguments used in place, no hooks on, no steal tree
+ * recorded or replayed (the creator's rp is 0).  Its header goes in a
+ * stack frame where xomp_task_may_run_here allows, else in a block. */
+void xomp_task_run_now(struct xomp_thread *thr, void (*fn)(void *), void *data, unsigned flags,
+                       int priority);
+
 /* Place a new counted task (or run it at once when its ring is full). */
 void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t);
 
