@@ -44,7 +44,7 @@ __attribute__((constructor)) static void xomp_init(void)
     if (xomp_places_count() > 0) {
         /* OMP_PLACES or GOMP_CPU_AFFINITY alone turns binding on (bind-var
          * true), as in libgomp. */
-        if ((xomp_cfg.places || xomp_cfg.cpu_affinity) && !getenv("OMP_PROC_BIND"))
+        if ((xomp_cfg.places || xomp_cfg.cpu_affinity) && !xomp_cfg.bind_list_len)
             xomp_cfg.icv.bind = XOMP_BIND_TRUE;
         xomp_cfg.icv.part_first = 0;
         xomp_cfg.icv.part_len = (uint16_t)xomp_places_count();

@@ -91,7 +91,7 @@ struct xomp_config {
     uint32_t *nthreads_list;
     unsigned nthreads_list_len;
     uint8_t *bind_list;
-    unsigned bind_list_len;
+    unsigned bind_list_len; /* 0: OMP_PROC_BIND unset (or invalid, so ignored) */
 
     unsigned ncpus;               /* CPUs this process may run on */
     size_t stacksize;             /* OMP_STACKSIZE in bytes; 0 = system default */

@@ -26,6 +26,13 @@ static void invalid(const char *name, const char *value, const char *fallback)
     xomp_warn("invalid value '%s' for environment variable %s; using %s", value, name, fallback);
 }
 
+/* An invalid value of a variable whose absence means something else than
+ * any one value (as libgomp, the program runs as if it were unset). */
+static void invalid_ignored(const char *name, const char *value)
+{
+    xomp_warn("invalid value '%s' for environment variable %s; ignored", value, name);
+}
+
 static const char *skip_space(const char *s)
 {
     while (isspace((unsigned char)*s))
@@ -70,13 +77,17 @@ static bool parse_bool_value(const char *s, bool *out)
     return false;
 }
 
-static void env_bool(const char *name, bool *var)
+/* Returns whether the variable holds a valid value (now in *var). */
+static bool env_bool(const char *name, bool *var)
 {
     const char *v = getenv(name);
     if (!v)
-        return;
-    if (!parse_bool_value(v, var))
+        return false;
+    if (!parse_bool_value(v, var)) {
         invalid(name, v, *var ? "true" : "false");
+        return false;
+    }
+    return true;
 }
 
 /* The words of XOMP_DLB and XOMP_PROFILE, by value (env_choice parses
@@ -238,7 +249,8 @@ static void env_proc_bind(void)
     return;
 bad:
     free(list);
-    invalid("OMP_PROC_BIND", v, "false");
+    /* As if unset: OMP_PLACES alone still turns binding on (init.c). */
+    invalid_ignored("OMP_PROC_BIND", v);
 }
 
 /* OMP_SCHEDULE: [monotonic:|nonmonotonic:]kind[,chunk] */
@@ -598,7 +610,7 @@ static void env_taskloop(void)
      * are meant to stay on one NUMA node): bind when the user said nothing
      * about binding.  Not on a virtual topology, whose nodes are made from
      * member numbers (topo/numa.h). */
-    if (xomp_cfg.taskloop == XOMP_TASKLOOP_ILAN && !getenv("OMP_PROC_BIND") &&
+    if (xomp_cfg.taskloop == XOMP_TASKLOOP_ILAN && !xomp_cfg.bind_list_len &&
         !getenv("OMP_PLACES") && !getenv("GOMP_CPU_AFFINITY") && !xomp_cfg.topology_set) {
         xomp_cfg.icv.bind = XOMP_BIND_TRUE;
         xomp_cfg.ilan_bound = true;
@@ -702,17 +714,23 @@ void xomp_config_init(void)
     /* max-active-levels: OMP_MAX_ACTIVE_LEVELS wins; otherwise OMP_NESTED=true
      * or a list in OMP_NUM_THREADS / OMP_PROC_BIND enables nesting, as in
      * libgomp. */
-    bool nested = false, nested_set = getenv("OMP_NESTED") != NULL;
-    env_bool("OMP_NESTED", &nested);
-    x = c->icv.max_active_levels;
-    if (env_uint("OMP_MAX_ACTIVE_LEVELS", 0, UINT_MAX, &x, "")) {
+    bool nested = false, nested_set = false;
+    const char *nested_text = getenv("OMP_NESTED");
+    if (nested_text && !(nested_set = parse_bool_value(nested_text, &nested)))
+        invalid_ignored("OMP_NESTED", nested_text); /* as if unset, as libgomp */
+    unsigned without_max = c->icv.max_active_levels; /* without OMP_MAX_ACTIVE_LEVELS */
+    if (nested_set)
+        without_max = nested ? XOMP_SUPPORTED_ACTIVE_LEVELS : 1;
+    else if (c->nthreads_list_len > 1 || c->bind_list_len > 1)
+        without_max = XOMP_SUPPORTED_ACTIVE_LEVELS;
+    char without_text[16];
+    snprintf(without_text, sizeof without_text, "%u", without_max);
+    x = 0;
+    if (env_uint("OMP_MAX_ACTIVE_LEVELS", 0, UINT_MAX, &x, without_text))
         c->icv.max_active_levels =
             (uint16_t)(x > XOMP_SUPPORTED_ACTIVE_LEVELS ? XOMP_SUPPORTED_ACTIVE_LEVELS : x);
-    } else if (nested_set) {
-        c->icv.max_active_levels = nested ? XOMP_SUPPORTED_ACTIVE_LEVELS : 1;
-    } else if (c->nthreads_list_len > 1 || c->bind_list_len > 1) {
-        c->icv.max_active_levels = XOMP_SUPPORTED_ACTIVE_LEVELS;
-    }
+    else
+        c->icv.max_active_levels = (uint16_t)without_max;
 
     x = 0;
     if (env_uint("OMP_MAX_TASK_PRIORITY", 0, INT_MAX, &x, ""))

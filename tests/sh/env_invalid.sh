@@ -80,6 +80,7 @@ bad() {
 invalid="OMP_NUM_THREADS=abc OMP_NUM_THREADS=0 OMP_NUM_THREADS=-2 OMP_DYNAMIC=maybe
 OMP_STACKSIZE=12Q OMP_WAIT_POLICY=sometimes OMP_PROC_BIND=sideways OMP_SCHEDULE=bogus
 OMP_MAX_ACTIVE_LEVELS=-1 OMP_THREAD_LIMIT=0 OMP_MAX_TASK_PRIORITY=-3 OMP_CANCELLATION=2
+OMP_NESTED=maybe OMP_PROC_BIND=
 GOMP_SPINCOUNT=zz OMP_DISPLAY_ENV=loud XOMP_QUEUE_SIZE=0 XOMP_SOLO=alone
 XOMP_BARRIER=wall XOMP_MAX_DEPTH=-5 XOMP_SPIN_US=x XOMP_DLB=steal XOMP_DLB_STEAL=0
 XOMP_DLB_PLOCAL=1.5 XOMP_DLB_PLOCAL=half
@@ -164,6 +165,27 @@ for setting in $valid; do
         echo "ok   $setting (valid) -> no warning, $(cat "$tmp/out")"
     fi
 done
+
+# Invalid values of variables whose absence means more than a default
+# value are ignored, as libgomp does: the program runs as if they were
+# unset (OMP_DISPLAY_ENV shows what it got).  NAME=VALUE... then the
+# line that must show.
+as_unset() {
+    local want=${*: -1}
+    run "${@:1:$#-1}" OMP_DISPLAY_ENV=true
+    if ! grep -qF "$want" "$tmp/err"; then
+        bad "${*:1:$#-1}: expected as if unset, $want"
+    else
+        echo "ok   ${*:1:$#-1} -> as if unset: $want"
+    fi
+}
+# A list in OMP_NUM_THREADS enables nesting unless OMP_NESTED says no.
+as_unset OMP_NUM_THREADS=2,2 OMP_NESTED=maybe "OMP_MAX_ACTIVE_LEVELS = '255'"
+as_unset OMP_NUM_THREADS=2,2 OMP_MAX_ACTIVE_LEVELS=lots "OMP_MAX_ACTIVE_LEVELS = '255'"
+grep -q "OMP_MAX_ACTIVE_LEVELS; using 255" "$tmp/err" ||
+    bad "OMP_MAX_ACTIVE_LEVELS=lots: the warning does not say the 255 levels used"
+# OMP_PLACES alone turns binding on.
+as_unset OMP_NUM_THREADS=2 OMP_PLACES=threads OMP_PROC_BIND=sideways "OMP_PROC_BIND = 'TRUE'"
 
 if [ $fail -ne 0 ]; then
     echo "FAIL: some environment checks failed"
