@@ -109,6 +109,31 @@ FORWARD(void *, omp_realloc,
         (p, size, to, from))
 FORWARD_VOID(omp_free, (void *p, omp_allocator_handle_t a), (p, a))
 
+/* ---- libomp's ompc_* names for API routines ----
+ * LLVM's omp.h renames four routines in every C program it compiles
+ * (omp_set_affinity_format -> ompc_set_affinity_format, and the get,
+ * display and capture ones): a clang binary that calls them needs these
+ * to load.  The others are older aliases libomp still exports.  (Names of
+ * their own, in the map's VERSION node.) */
+#define ALIAS(type, alias, name, params, args)                                                 \
+    XOMP_EXPORT type alias params                                                              \
+    {                                                                                          \
+        return name args;                                                                      \
+    }
+ALIAS(void, ompc_set_affinity_format, omp_set_affinity_format, (const char *format), (format))
+ALIAS(size_t, ompc_get_affinity_format, omp_get_affinity_format, (char *buffer, size_t size),
+      (buffer, size))
+ALIAS(void, ompc_display_affinity, omp_display_affinity, (const char *format), (format))
+ALIAS(size_t, ompc_capture_affinity, omp_capture_affinity,
+      (char *buffer, size_t size, const char *format), (buffer, size, format))
+ALIAS(void, ompc_set_num_threads, omp_set_num_threads, (int n), (n))
+ALIAS(void, ompc_set_dynamic, omp_set_dynamic, (int flag), (flag))
+ALIAS(void, ompc_set_nested, omp_set_nested, (int flag), (flag))
+ALIAS(void, ompc_set_max_active_levels, omp_set_max_active_levels, (int levels), (levels))
+ALIAS(void, ompc_set_schedule, omp_set_schedule, (omp_sched_t kind, int chunk), (kind, chunk))
+ALIAS(int, ompc_get_ancestor_thread_num, omp_get_ancestor_thread_num, (int level), (level))
+ALIAS(int, ompc_get_team_size, omp_get_team_size, (int level), (level))
+
 /* ---- interoperability objects (OpenMP 5.1): xomp makes none ---- */
 
 /* LLVM's omp.h: omp_interop_t is a pointer, omp_interop_none NULL; the

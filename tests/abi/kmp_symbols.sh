@@ -2,8 +2,9 @@
 # Copyright 2026 The xomp Authors. SPDX-License-Identifier: Apache-2.0
 #
 # The LLVM ABI: every host __kmpc_* symbol the system's LLVM libomp.so.5
-# exports (those of offload devices left out) must be exported by
-# libxomp.so with libomp's version (VERSION).  The few that xomp does not
+# exports (those of offload devices left out), and its ompc_* names of API
+# routines (LLVM's omp.h renames the affinity-format ones to them), must be
+# exported by libxomp.so with libomp's version (VERSION).  The few that xomp does not
 # implement are listed in the sources (xomp_kmp_unsupported, with the
 # reason); each of them is called here and must stop the program with a
 # message that names it.  Usage: kmp_symbols.sh BUILD_DIR
@@ -30,12 +31,12 @@ exports() {
 # no use for (none in LLVM 14's libomp.so.5; later versions may add some).
 device_only='^VERSION __kmpc_(target_|kernel_|spmd_|impl_|nvptx_|amdgcn_)'
 
-wanted=$(exports "$libomp" | grep '^VERSION __kmpc_' | grep -Ev "$device_only")
+wanted=$(exports "$libomp" | grep -E '^VERSION (__kmpc_|ompc_)' | grep -Ev "$device_only")
 missing=$(comm -23 <(echo "$wanted") <(exports "$xomp"))
 total=$(echo "$wanted" | wc -l)
 status=0
 if [ -n "$missing" ]; then
-    echo "libxomp.so lacks $(echo "$missing" | wc -l) of the $total host __kmpc_* symbols of $libomp:"
+    echo "libxomp.so lacks $(echo "$missing" | wc -l) of the $total host __kmpc_* and ompc_* symbols of $libomp:"
     echo "$missing" | sed 's/^/  /'
     status=1
 fi
