@@ -962,13 +962,23 @@ static void task_spawn_general(struct xomp_thread *thr, void (*fn)(void *), void
                 codeptr);
 }
 
+/* A team of one runs a new task at its creation (run_solo's comment),
+ * except one with dependences or an event (see run_solo) or a priority: a
+ * program that creates tasks of several priorities expects them to run
+ * highest first at its next scheduling point, as libgomp runs them. */
+static inline bool solo_runs_now(const struct xomp_team *team, unsigned flags, int priority)
+{
+    return team->run_tasks_now && priority == 0 &&
+           !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH));
+}
+
 void xomp_task_spawn_fixed(struct xomp_thread *thr, void (*fn)(void *), void *data,
                            void (*cpyfn)(void *, void *), size_t arg_size, size_t arg_align,
                            bool undeferred, unsigned flags, int priority,
                            const struct xomp_args_fixup *fixup, const void *codeptr)
 {
     struct xomp_task *parent = thr->task;
-    bool run_now = undeferred || !thr->team || thr->team->run_tasks_now ||
+    bool run_now = undeferred || !thr->team || solo_runs_now(thr->team, 0, priority) ||
                    (parent->flags & XOMP_TASK_FINAL) || thr->depth >= xomp_cfg.max_depth;
     task_spawn_general(thr, fn, data, cpyfn, arg_size, arg_align, run_now,
                        flags & ~(GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH), priority, NULL,
@@ -987,13 +997,12 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
          xomp_taskgroup_cancelled(parent)))
         return; /* a cancelled region or taskgroup starts no new task */
     /* Run now: if(0), inside a final task, outside any team, in a team of
-     * one (xomp_task_run_solo; not with dependences or detach), or too deep
+     * one (solo_runs_now), or too deep
      * (bounded stack: a frame this deep gets no deferred children, so it
      * never waits for any, see README). */
     bool run_now = undeferred || !team || (parent->flags & XOMP_TASK_FINAL) ||
                    thr->depth >= xomp_cfg.max_depth ||
-                   (team->run_tasks_now &&
-                    !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)));
+                   solo_runs_now(team, flags, priority);
     if (__builtin_expect(run_now || cpyfn || arg_align > 8 ||
                              arg_size > XOMP_TASK_SMALL_BLOCK - XOMP_TASK_ARGS_OFFSET ||
                              (flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)) ||
@@ -1036,8 +1045,7 @@ void xomp_task_spawn_prepared(struct xomp_thread *thr, struct xomp_task *t, void
     /* As in xomp_task_spawn. */
     bool run_now = undeferred || !team || (parent->flags & XOMP_TASK_FINAL) ||
                    thr->depth >= xomp_cfg.max_depth ||
-                   (team->run_tasks_now &&
-                    !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)));
+                   solo_runs_now(team, flags, priority);
     bool depend_clause = (flags & GOMP_TASK_FLAG_DEPEND) && depend;
     bool has_deps = depend_clause && team;
     run_now = deps_run_now(thr, parent, run_now, flags, &has_deps);
