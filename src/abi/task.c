@@ -63,7 +63,7 @@ static __attribute__((noinline)) void task_spawn_general(void (*fn)(void *), voi
 /* Every task the fast path does not take: an if(0) task that needs
  * nothing told or checked (no hooks, no cancellation: plain_tasks) outside
  * any recorded or replayed steal tree runs at once on its arguments in
- * place, at libgomp's cost; the others take the general path.  noinline
+ * place (xomp_task_run_now); the others take the general path.  noinline
  * and frameless: both calls are tail calls. */
 static __attribute__((noinline)) void task_spawn_unusual(void (*fn)(void *), void *data,
                                                          void (*cpyfn)(void *, void *),

@@ -997,9 +997,8 @@ void xomp_task_spawn(struct xomp_thread *thr, void (*fn)(void *), void *data,
          xomp_taskgroup_cancelled(parent)))
         return; /* a cancelled region or taskgroup starts no new task */
     /* Run now: if(0), inside a final task, outside any team, in a team of
-     * one (solo_runs_now), or too deep
-     * (bounded stack: a frame this deep gets no deferred children, so it
-     * never waits for any, see README). */
+     * one (solo_runs_now), or too deep (bounded stack: a frame this deep
+     * gets no deferred children, so it never waits for any, see README). */
     bool run_now = undeferred || !team || (parent->flags & XOMP_TASK_FINAL) ||
                    thr->depth >= xomp_cfg.max_depth ||
                    solo_runs_now(team, flags, priority);
