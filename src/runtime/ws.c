@@ -38,6 +38,14 @@ static bool slot_ready(const void *arg)
 void xomp_ws_reset(struct xomp_team *team)
 {
     for (uint64_t i = 0; i < XOMP_WS_SLOTS; i++) {
+        /* No construct entered the slot since the last reset: it is as
+         * this would leave it.  Skipping it keeps its line where it is (a
+         * region without worksharing writes none of the 16).  relaxed: the
+         * last region's members have left the team (team_wait_left), and
+         * every entry changes seq. */
+        if (atomic_load_explicit(&team->ws[i].seq, memory_order_relaxed) ==
+            ((i << 2) | XOMP_WS_FREE))
+            continue;
         /* A construct the last region left without ending (cancelled). */
         free(team->ws[i].heap);
         team->ws[i].heap = NULL;
