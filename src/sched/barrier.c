@@ -41,11 +41,17 @@ enum wave_verdict {
 /* Done if the first wave saw no task created since the last release
  * (`final_spawned`), or the completions counted in the previous wave equal
  * the creations counted in this one. */
+static bool wave_releases(const struct wave_rule *r, uint64_t ticket, uint64_t spawned,
+                          uint64_t final_spawned)
+{
+    return ticket == r->first_ticket ? spawned == final_spawned : r->prev_finished == spawned;
+}
+
 static enum wave_verdict wave_decide(struct wave_rule *r, uint64_t ticket, uint64_t spawned,
                                      uint64_t finished, uint64_t final_spawned)
 {
     bool first = ticket == r->first_ticket;
-    if (first ? spawned == final_spawned : r->prev_finished == spawned)
+    if (wave_releases(r, ticket, spawned, final_spawned))
         return WAVE_RELEASE;
     bool moved = first || spawned != r->prev_spawned || finished != r->prev_finished;
     r->prev_spawned = spawned;
@@ -214,6 +220,36 @@ static uint64_t cancel_flags(struct xomp_team *team, uint64_t interval)
     return flags;
 }
 
+/* A non-root member's go word `g` releases its wave: pass it down and
+ * leave.  Returns the release's cancellation flags. */
+static uint64_t tree_leave(struct tree_ctx *c, struct xomp_idle *idle, uint64_t g)
+{
+    send_go(c, g);
+    c->w->bar_ticket = c->ticket + 1;
+    xomp_idle_end(idle);
+    return g & (XOMP_BAR_CANCEL_PARALLEL | XOMP_BAR_CANCEL_WS);
+}
+
+/* Has the wave a non-root member reported been released (its go word)? */
+static bool tree_released(const struct tree_ctx *c, uint64_t *g)
+{
+    /* acquire: pairs with the parent's release in send_go. */
+    *g = atomic_load_explicit(&c->w->bar.go, memory_order_acquire);
+    return (*g >> XOMP_BAR_TICKET_SHIFT) == c->ticket && (*g & XOMP_BAR_RELEASE);
+}
+
+/* Has the root released the wave a non-root member reported, whether or
+ * not the go has come down to it?  For a member that took a task: if the
+ * task was created after the release by a member that left, the push
+ * that published it (release) carries the root's store of `released`
+ * before it, so this load sees it. */
+static bool tree_released_anywhere(const struct tree_ctx *c, uint64_t *g)
+{
+    /* acquire: pairs with the root's release store (tree_wait). */
+    *g = atomic_load_explicit(&c->team->bar.released, memory_order_acquire);
+    return (*g >> XOMP_BAR_TICKET_SHIFT) == c->ticket && (*g & XOMP_BAR_RELEASE);
+}
+
 /* Returns the release's cancellation flags. */
 static uint64_t tree_wait(struct xomp_thread *thr)
 {
@@ -242,7 +278,21 @@ static uint64_t tree_wait(struct xomp_thread *thr)
     if (n > 1)
         idle.partner = &team->workers[w->id ? (w->id - 1) / k : 1].thread->waker;
     for (;;) {
-        if (xomp_task_run_one(thr, &barrier_any)) {
+        /* Released: leave before looking for a task, and give back one
+         * taken while the release came.  Such a task was created after
+         * the barrier by a member that left it: it belongs after the
+         * barrier, and a program may need its creator's next task to run
+         * beside it (README, "Leaving a released barrier"). */
+        uint64_t g;
+        if (c.reported && w->id != 0 && tree_released(&c, &g))
+            return tree_leave(&c, &idle, g);
+        struct xomp_task *task = xomp_task_take_one(thr, &barrier_any);
+        if (task) {
+            if (c.reported && w->id != 0 && tree_released_anywhere(&c, &g)) {
+                xomp_sched_give_back(thr, task);
+                return tree_leave(&c, &idle, g);
+            }
+            xomp_task_run_taken(thr, task);
             if (c.reported && w->id != 0)
                 note_moved(&c);
             xomp_idle_reset(&idle);
@@ -288,7 +338,11 @@ static uint64_t tree_wait(struct xomp_thread *thr)
                         atomic_fetch_or_explicit(&team->sleepers, XOMP_SLEEPERS_QUIET,
                                                  memory_order_relaxed);
                     uint64_t flags = cancel_flags(team, rule.first_ticket);
-                    send_go(&c, (c.ticket << XOMP_BAR_TICKET_SHIFT) | XOMP_BAR_RELEASE | flags);
+                    uint64_t go = (c.ticket << XOMP_BAR_TICKET_SHIFT) | XOMP_BAR_RELEASE | flags;
+                    /* release: pairs with tree_released_anywhere's acquire
+                     * (through the tasks members create after leaving). */
+                    atomic_store_explicit(&team->bar.released, go, memory_order_release);
+                    send_go(&c, go);
                     w->bar_ticket = c.ticket + 1;
                     xomp_idle_end(&idle);
                     return flags;
@@ -326,15 +380,9 @@ static uint64_t tree_wait(struct xomp_thread *thr)
             continue;
         }
         if (w->id != 0) {
-            /* acquire: pairs with the parent's release in send_go. */
-            uint64_t g = atomic_load_explicit(&w->bar.go, memory_order_acquire);
+            if (tree_released(&c, &g))
+                return tree_leave(&c, &idle, g);
             uint64_t t = g >> XOMP_BAR_TICKET_SHIFT;
-            if (t == c.ticket && (g & XOMP_BAR_RELEASE)) {
-                send_go(&c, g);
-                w->bar_ticket = c.ticket + 1;
-                xomp_idle_end(&idle);
-                return g & (XOMP_BAR_CANCEL_PARALLEL | XOMP_BAR_CANCEL_WS);
-            }
             if (t > c.ticket) {
                 /* A new wave: pass it down, then report again when idle. */
                 c.ticket = t;
@@ -391,6 +439,22 @@ static bool pair_backoff_over(const struct pair_ctx *c)
                                                    memory_order_relaxed)) > c->ticket;
 }
 
+/* The wave's sums: both members' reports (both are out). */
+static void pair_sums(const struct pair_ctx *c, uint64_t *spawned, uint64_t *finished)
+{
+    unsigned p = c->ticket & 1;
+    *spawned = c->w->bar.rep[p].spawned + c->other->bar.rep[p].spawned;
+    *finished = c->w->bar.rep[p].finished + c->other->bar.rep[p].finished;
+}
+
+/* Will both reports of the wave, now out, release the barrier? */
+static bool pair_releases(const struct pair_ctx *c, const struct wave_rule *rule)
+{
+    uint64_t spawned, finished;
+    pair_sums(c, &spawned, &finished);
+    return wave_releases(rule, c->ticket, spawned, c->w->bar_final_spawned);
+}
+
 static bool pair_recheck(void *arg)
 {
     struct pair_ctx *c = arg;
@@ -416,9 +480,23 @@ static uint64_t pair_wait(struct xomp_thread *thr)
     xomp_idle_count_in(&idle, &team->sleepers, NULL);
     idle.partner = &c.other->thread->waker;
     for (;;) {
-        if (xomp_task_run_one(thr, &barrier_any)) {
-            xomp_idle_reset(&idle);
-            continue;
+        /* Both reports of the wave out: decide before looking for a task,
+         * and give back one taken while the other's report came if they
+         * release the barrier.  Such a task was created after the barrier
+         * by the other member, which decided first and left: it belongs
+         * after the barrier (README, "Leaving a released barrier"). */
+        if (!(c.reported && !c.backoff && pair_other_reported(&c))) {
+            struct xomp_task *task = xomp_task_take_one(thr, &barrier_any);
+            if (task) {
+                if (c.reported && !c.backoff && pair_other_reported(&c) &&
+                    pair_releases(&c, &rule)) {
+                    xomp_sched_give_back(thr, task);
+                    continue; /* decides next: released */
+                }
+                xomp_task_run_taken(thr, task);
+                xomp_idle_reset(&idle);
+                continue;
+            }
         }
         XOMP_PROF_IDLE(thr);
         if (c.backoff) {
@@ -457,8 +535,8 @@ static uint64_t pair_wait(struct xomp_thread *thr)
         }
         /* Both sums of this wave are out: decide as the tree's root. */
         unsigned p = c.ticket & 1;
-        uint64_t spawned = w->bar.rep[p].spawned + c.other->bar.rep[p].spawned;
-        uint64_t finished = w->bar.rep[p].finished + c.other->bar.rep[p].finished;
+        uint64_t spawned, finished;
+        pair_sums(&c, &spawned, &finished);
         enum wave_verdict verdict =
             wave_decide(&rule, c.ticket, spawned, finished, w->bar_final_spawned);
         if (verdict == WAVE_RELEASE) {
@@ -543,7 +621,15 @@ static uint64_t central_wait(struct xomp_thread *thr)
              * k+1 is the other one.) */
             return *slot;
         }
-        if (xomp_task_run_one(thr, &barrier_any)) {
+        struct xomp_task *task = xomp_task_take_one(thr, &barrier_any);
+        if (task) {
+            /* Released while we took it: created after the release (README,
+             * "Leaving a released barrier"); give it back and leave. */
+            if (central_released(&c)) {
+                xomp_sched_give_back(thr, task);
+                continue;
+            }
+            xomp_task_run_taken(thr, task);
             xomp_idle_reset(&idle);
             continue;
         }

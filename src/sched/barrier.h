@@ -91,6 +91,12 @@ struct xomp_bar_team {
     bool crowded;
     uint64_t central_base_arrived;
     uint64_t central_base_gen;
+    /* Tree barrier: the go word of the last release (its ticket, RELEASE
+     * and the cancellation flags), stored by the root before it sends go
+     * down: a member that took a task created after the release by a
+     * member that already left sees it (README, "Leaving a released
+     * barrier"). */
+    _Alignas(64) _Atomic uint64_t released;
     /* Central barrier (XOMP_BARRIER=central) only. */
     _Alignas(64) _Atomic uint64_t central_pending; /* tasks created, not completed */
     _Alignas(64) _Atomic uint64_t central_arrived; /* arrivals since the team was made */

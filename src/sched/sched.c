@@ -88,6 +88,20 @@ void xomp_sched_push_ready(struct xomp_thread *thr, struct xomp_task *t)
     xomp_notify_published(thr, thr->team, NULL, to.parent_owner, to.tg_owner);
 }
 
+void xomp_sched_give_back(struct xomp_thread *thr, struct xomp_task *t)
+{
+    uintptr_t home = xomp_task_home_word(t);
+    if (!home) {
+        xomp_sched_push_ready(thr, t);
+        return;
+    }
+    /* A homed task that admitted us: our deque, as a thief's extra steals
+     * (steal.c), and the homed announcement (its home may exclude the
+     * members a plain one would wake). */
+    xomp_deque_push(&thr->worker->deque, t);
+    xomp_notify_homed(thr, thr->team, home, NULL, 1);
+}
+
 void xomp_sched_push_foreign(struct xomp_task *t)
 {
     struct xomp_thread *thr = xomp_self();

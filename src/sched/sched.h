@@ -87,6 +87,12 @@ void xomp_sched_give(struct xomp_thread *thr, struct xomp_task *t, unsigned v,
  * then a few steal attempts. */
 struct xomp_task *xomp_sched_next(struct xomp_thread *thr, const struct xomp_sched_wait *w);
 
+/* A task xomp_sched_next returned that the caller will not run after all
+ * (a barrier found itself released meanwhile, barrier.c): queued again in
+ * the caller's deque (or where xomp_sched_push_ready puts it), announced
+ * as a new task. */
+void xomp_sched_give_back(struct xomp_thread *thr, struct xomp_task *t);
+
 /* Before sleeping (the recheck of the sleep protocol): is there anything
  * at all the member may run under `w`?  Looks everywhere, deeper than
  * xomp_sched_next; for a constrained waiter, a task it may run that lies

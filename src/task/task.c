@@ -362,6 +362,16 @@ bool xomp_task_run_one(struct xomp_thread *thr, const struct xomp_sched_wait *w)
     return true;
 }
 
+struct xomp_task *xomp_task_take_one(struct xomp_thread *thr, const struct xomp_sched_wait *w)
+{
+    return thr->team ? xomp_sched_next(thr, w) : NULL;
+}
+
+void xomp_task_run_taken(struct xomp_thread *thr, struct xomp_task *t)
+{
+    task_execute(thr, t);
+}
+
 bool xomp_task_has_work(struct xomp_thread *thr, const struct xomp_sched_wait *w)
 {
     return xomp_sched_has_work(thr, w);

@@ -150,6 +150,13 @@ void xomp_task_run_now(struct xomp_thread *thr, void (*fn)(void *), void *data, 
 /* Place a new counted task (or run it at once when its ring is full). */
 void xomp_task_submit(struct xomp_thread *thr, struct xomp_task *t);
 
+/* The two halves of xomp_task_run_one, for a wait that must look again
+ * between them (a barrier: a task taken while it was being released
+ * belongs after it, and goes back, xomp_sched_give_back): a task it may
+ * run, taken out of its queue, or NULL; then run it. */
+struct xomp_task *xomp_task_take_one(struct xomp_thread *thr, const struct xomp_sched_wait *w);
+void xomp_task_run_taken(struct xomp_thread *thr, struct xomp_task *t);
+
 /* Does the calling member have a task it could run under `w`?  (The
  * sleep recheck: looks everywhere, sched.h.) */
 bool xomp_task_has_work(struct xomp_thread *thr, const struct xomp_sched_wait *w);
