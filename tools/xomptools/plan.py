@@ -43,6 +43,12 @@ QUICK_PARAMS = {
     "replay-floyd": ("plain,256,16", "api,256,16"),
     "replay-cg": ("plain,65536,15,10,1024", "api,65536,15,10,1024"),
     "replay-scan": ("plain,8388608,32768,8", "api,8388608,32768,8"),
+    # A team's costs: enough operations that a new team's first tens of
+    # milliseconds do not count (both threads of a new team of two often
+    # share a CPU until the OS moves one: 2.7 us a barrier on xomp, which
+    # yields to its partner there, 240 ns after; the test class's 32
+    # barriers made xomp's barrier look 4x libgomp's).
+    "micro-scale": ("create", "barrier,200000", "parallel,100000", "fib,18", "regions,100,3"),
 }
 
 # --group NAME: a set of kernels and the runtimes that compare them (the
