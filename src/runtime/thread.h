@@ -41,6 +41,7 @@ struct xomp_thread {
     struct xomp_spin dock_spin; /* ... and of the dock, apart: its waits are
                                    the program's serial sections */
     struct xomp_spin lock_spin; /* ... and of locks and critical sections */
+    struct xomp_hop hop;        /* moves off a CPU shared with a partner (wait.h) */
     uint32_t constrained_wake_tries; /* sched/notify.c */
     struct xomp_task_cache cache;
     struct xomp_event_cache events; /* free detach-event slots (task/event.h) */

@@ -5,6 +5,7 @@
 #include "futex.h"
 #include "log.h"
 #include "thread.h"
+#include "../topo/cpus.h"
 
 #include <linux/membarrier.h>
 #include <sched.h>
@@ -126,10 +127,51 @@ static bool crowded(void)
                xomp_cfg.ncpus;
 }
 
+/* Hopping off a shared CPU.  The OS often starts a new thread on its
+ * creator's CPU, and a futex wake-up often pulls the woken thread to the
+ * waker's.  Two members of a team that then share a CPU pass it back and
+ * forth at every hand-off (a yield and a context switch where a cache
+ * line would do: ten times a barrier's cost), and the OS takes tens of
+ * milliseconds to separate them: both run for microseconds at a time, so
+ * neither looks worth moving.  A waiter that finds the thread it waits for on its own
+ * CPU while every busy thread could have a CPU of its own moves itself to
+ * another CPU of the process and lets the OS place it freely again from
+ * there (topo/cpus.h, xomp_cpus_hop_off).  Never a bound thread.  At most
+ * one move per gap, which doubles while moves do not hold (another
+ * process wants that CPU, and the OS moves us back) up to a second, and
+ * starts again from a millisecond after a move that held. */
+#define HOP_GAP_MIN_NS 1000000u
+#define HOP_GAP_MAX_NS 1000000000u
+#define HOP_HELD_NS 100000000u
+
+/* We wait for a thread last seen on `cpu`, the CPU we last waited on.
+ * True if we now run elsewhere. */
+static bool hop_off(struct xomp_idle *idle, int32_t cpu, uint64_t now)
+{
+    int mine = sched_getcpu();
+    if (mine != cpu) {
+        /* The OS moved us since the wait began.  relaxed: advice. */
+        atomic_store_explicit(&idle->waker->cpu, mine, memory_order_relaxed);
+        return true;
+    }
+    struct xomp_thread *self = xomp_tls;
+    if (!self || self->place >= 0)
+        return false;
+    struct xomp_hop *hop = &self->hop;
+    if (hop->at_ns && now - hop->at_ns < hop->gap_ns)
+        return false;
+    if (crowded())
+        return false;
+    uint64_t doubled = hop->gap_ns * 2 < HOP_GAP_MAX_NS ? hop->gap_ns * 2 : HOP_GAP_MAX_NS;
+    hop->gap_ns = hop->at_ns && now - hop->at_ns < HOP_HELD_NS ? doubled : HOP_GAP_MIN_NS;
+    hop->at_ns = now;
+    return xomp_cpus_hop_off(cpu, &idle->waker->cpu);
+}
+
 /* The spin budget of this wait: the thread's adapted budget, cut short
  * when threads outnumber CPUs, or when the thread we wait for runs on our
- * own CPU (spinning would only keep it off). */
-static uint64_t spin_budget(struct xomp_idle *idle)
+ * own CPU (spinning would only keep it off) and we cannot move away. */
+static uint64_t spin_budget(struct xomp_idle *idle, uint64_t now)
 {
     uint64_t budget = idle->spin->budget_ns;
     if (budget > xomp_cfg.spin_ns)
@@ -139,7 +181,9 @@ static uint64_t spin_budget(struct xomp_idle *idle)
     if (idle->partner && budget) {
         /* relaxed: advice; a stale CPU only costs a spin or a yield. */
         int32_t theirs = atomic_load_explicit(&idle->partner->cpu, memory_order_relaxed);
-        if (theirs >= 0 && theirs == atomic_load_explicit(&idle->waker->cpu, memory_order_relaxed))
+        if (theirs >= 0 &&
+            theirs == atomic_load_explicit(&idle->waker->cpu, memory_order_relaxed) &&
+            !hop_off(idle, theirs, now))
             budget = 0;
     }
     return budget;
@@ -282,7 +326,7 @@ bool xomp_idle_pause(struct xomp_idle *idle)
     uint64_t waited = now - idle->start_ns;
     if (idle->sleep_at_once || (!xomp_cfg.spin_ns && !idle->spin->keep_awake))
         return true; /* sleep_at_once; OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0 */
-    if (waited < spin_budget(idle)) {
+    if (waited < spin_budget(idle, now)) {
         xomp_cpu_relax();
         return false;
     }

@@ -64,6 +64,14 @@ struct xomp_spin {
     bool waking;
 };
 
+/* When this thread last moved itself off a CPU it found shared with the
+ * thread it waits for, and how long it leaves before the next move
+ * (wait.c, "Hopping off a shared CPU"; owner only). */
+struct xomp_hop {
+    uint64_t at_ns;    /* the last move (0: none yet) */
+    uint64_t gap_ns;   /* the least time from it to the next */
+};
+
 /* What a waiter does in the sleep step, beyond the plain protocol. */
 enum xomp_sleep_kind {
     /* Woken by a targeted event (a store, then xomp_wake_if_sleeping). */

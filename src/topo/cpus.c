@@ -6,6 +6,7 @@
 #include "boot.h"
 
 #include <dlfcn.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -96,4 +97,43 @@ const cpu_set_t *xomp_cpus(void)
 unsigned xomp_cpus_count(void)
 {
     return process_ncpus;
+}
+
+bool xomp_cpus_hop_off(int cpu, _Atomic int32_t *announce)
+{
+    if (process_ncpus < 2 || cpu < 0 || cpu >= CPU_SETSIZE)
+        return false;
+    /* Only a thread the process's whole set is open to: a thread bound by
+     * OMP_PROC_BIND, by the program or by a tool stays where it was put. */
+    cpu_set_t mine;
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0 || !CPU_EQUAL(&mine, &process_cpus))
+        return false;
+    int target = -1;
+    for (int step = 1; step < CPU_SETSIZE && target < 0; step++) {
+        int c = (cpu + step) % CPU_SETSIZE;
+        if (c != cpu && CPU_ISSET(c, &process_cpus))
+            target = c;
+    }
+    /* relaxed: advice; before the move, so that a thread that runs on
+     * `cpu` after us does not see `cpu` there and move too. */
+    atomic_store_explicit(announce, target, memory_order_relaxed);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(target, &one);
+    /* Narrowing the mask migrates the running thread at once; widening it
+     * again leaves it where it is, free to be moved by the OS as before. */
+    if (sched_setaffinity(0, sizeof one, &one) != 0) {
+        atomic_store_explicit(announce, cpu, memory_order_relaxed);
+        return false;
+    }
+    if (sched_setaffinity(0, sizeof mine, &mine) != 0) {
+        /* Giving a thread back the mask it just had does not normally
+         * fail; if it does, the thread keeps one CPU. */
+        static _Atomic bool warned;
+        if (!atomic_exchange_explicit(&warned, true, memory_order_relaxed))
+            xomp_warn("cannot give a thread back its CPUs after moving it to CPU %d; it stays "
+                      "there",
+                      target);
+    }
+    return true;
 }

@@ -38,6 +38,9 @@
 #define XOMP_CPUS_H
 
 #include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 /* At start-up, before anything else reads the CPUs; gives the initial
  * thread its mask back as described above. */
@@ -46,5 +49,14 @@ void xomp_cpus_init(void);
 /* The process's CPUs (never empty) and their number. */
 const cpu_set_t *xomp_cpus(void);
 unsigned xomp_cpus_count(void);
+
+/* Move the calling thread from `cpu`, where it runs, to the next CPU of
+ * the process's set, then let it run on the whole set again, storing the
+ * new CPU in `announce` before it moves: for a thread
+ * that finds the thread it waits for on its own CPU while other CPUs are
+ * free (runtime/wait.c, "Hopping off a shared CPU").  Does nothing and
+ * returns false unless the thread may run on exactly the process's CPUs
+ * (it is not bound) and the set has another CPU. */
+bool xomp_cpus_hop_off(int cpu, _Atomic int32_t *announce);
 
 #endif

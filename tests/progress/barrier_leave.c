@@ -13,7 +13,11 @@
  *
  * The meeting gives up after 10 s (and counts a failure) instead of
  * hanging.  Checks: every task ran once, every meeting met, no task of
- * phase c ran on member 0 inside the barrier.
+ * phase c ran on member 0 inside the barrier.  The last two are xomp's
+ * promise and LLVM libomp's behaviour, not GNU libgomp's: it runs such a
+ * task inside the barrier at times (3 of 12 runs at 2 threads), so on
+ * libgomp the meetings give up after 1 s and only what was seen is
+ * printed.
  */
 #include "xomp_test.h"
 #include "progress.h"
@@ -27,11 +31,18 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Spin until `n` tasks have arrived; false after 10 s. */
+/* Does this runtime promise what the meetings and phase c check? */
+static int strict(void)
+{
+    return test_runtime_is_xomp() || test_runtime_is_libomp();
+}
+
+/* Spin until `n` tasks have arrived; false after 10 s (1 s where the
+ * runtime does not promise it). */
 static int meet(int *arrived, int n)
 {
     __atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL);
-    double deadline = now_s() + 10.0;
+    double deadline = now_s() + (strict() ? 10.0 : 1.0);
     while (__atomic_load_n(arrived, __ATOMIC_ACQUIRE) < n) {
         if (now_s() > deadline)
             return 0;
@@ -68,7 +79,10 @@ static void side_by_side(const char *phase, int after_single, int iters)
             lost++;
         progress_tick();
     }
-    CHECK(missed == 0, "%s: %d tasks waited 10 s for the others to start", phase, missed);
+    if (strict())
+        CHECK(missed == 0, "%s: %d tasks waited 10 s for the others to start", phase, missed);
+    else if (missed)
+        printf("%s: %d tasks waited 1 s for the others to start (allowed here)\n", phase, missed);
     CHECK(lost == 0, "%s: in %d regions not every task ran", phase, lost);
 }
 
@@ -92,8 +106,12 @@ static void lingering(const char *phase, int iters)
         }
         progress_tick();
     }
-    CHECK(inside == 0, "%s: %d tasks created after the barrier ran on member 0 inside it", phase,
-          inside);
+    if (strict())
+        CHECK(inside == 0, "%s: %d tasks created after the barrier ran on member 0 inside it",
+              phase, inside);
+    else if (inside)
+        printf("%s: %d tasks created after the barrier ran on member 0 inside it (allowed here)\n",
+               phase, inside);
 }
 
 int main(void)
