@@ -19,14 +19,19 @@ struct task_extra_args {
     void *cfa;
 };
 
+/* A size and a power-of-two alignment that GOMP_task can copy. */
+static inline bool task_args_block_valid(long arg_size, long arg_align)
+{
+    return arg_size >= 0 && arg_align >= 0 && !(arg_align & (arg_align - 1));
+}
+
 /* if(0) and nothing else: no copy, no dependences, no event, a valid
  * argument block (the general path diagnoses others).  A priority does not
  * matter to a task that runs at once. */
 static inline bool task_args_undeferred_plain(void (*cpyfn)(void *, void *), long arg_size,
                                               long arg_align, bool if_clause, unsigned flags)
 {
-    return !if_clause && !cpyfn && arg_size >= 0 && arg_align >= 0 &&
-           !(arg_align & (arg_align - 1)) &&
+    return !if_clause && !cpyfn && task_args_block_valid(arg_size, arg_align) &&
            !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH));
 }
 
@@ -47,7 +52,7 @@ static __attribute__((noinline)) void task_spawn_general(void (*fn)(void *), voi
         priority = 0;
     else if ((unsigned)priority > xomp_cfg.max_task_priority)
         priority = (int)xomp_cfg.max_task_priority;
-    if (arg_size < 0 || arg_align < 0 || (arg_align & (arg_align - 1)))
+    if (!task_args_block_valid(arg_size, arg_align))
         xomp_fatal("GOMP_task: invalid argument block (size %ld, alignment %ld)", arg_size,
                    arg_align);
     struct xomp_thread *thr = xomp_self();

@@ -230,12 +230,18 @@ static uint64_t tree_leave(struct tree_ctx *c, struct xomp_idle *idle, uint64_t 
     return g & (XOMP_BAR_CANCEL_PARALLEL | XOMP_BAR_CANCEL_WS);
 }
 
+/* Does go word `g` release the wave of `ticket`? */
+static bool go_releases(uint64_t g, uint64_t ticket)
+{
+    return (g >> XOMP_BAR_TICKET_SHIFT) == ticket && (g & XOMP_BAR_RELEASE);
+}
+
 /* Has the wave a non-root member reported been released (its go word)? */
 static bool tree_released(const struct tree_ctx *c, uint64_t *g)
 {
     /* acquire: pairs with the parent's release in send_go. */
     *g = atomic_load_explicit(&c->w->bar.go, memory_order_acquire);
-    return (*g >> XOMP_BAR_TICKET_SHIFT) == c->ticket && (*g & XOMP_BAR_RELEASE);
+    return go_releases(*g, c->ticket);
 }
 
 /* Has the root released the wave a non-root member reported, whether or
@@ -247,7 +253,7 @@ static bool tree_released_anywhere(const struct tree_ctx *c, uint64_t *g)
 {
     /* acquire: pairs with the root's release store (tree_wait). */
     *g = atomic_load_explicit(&c->team->bar.released, memory_order_acquire);
-    return (*g >> XOMP_BAR_TICKET_SHIFT) == c->ticket && (*g & XOMP_BAR_RELEASE);
+    return go_releases(*g, c->ticket);
 }
 
 /* Returns the release's cancellation flags. */

@@ -123,6 +123,18 @@ static void task_notify(struct xomp_thread *thr, struct xomp_task *parent,
         xomp_wake_after_sc_rmw(&waiter->waker); /* parent running: maybe in taskwait */
 }
 
+/* task_release_self for a task that ran on this thread, with its usual
+ * outcome inline: every child completed here (or none existed) and no
+ * dependence table: nobody else holds a pointer to t. */
+static inline __attribute__((always_inline)) void task_release_here(struct xomp_thread *thr,
+                                                                    struct xomp_task *t)
+{
+    if (__builtin_expect(t->created_children == t->local_done && !t->dep_table, 1))
+        xomp_task_free(&thr->cache, t);
+    else
+        task_release_self(thr, t);
+}
+
 /* Everything that follows a task's end (its body returned and, if it is
  * detachable, its event was fulfilled): release its dependants, free it or
  * hand that to its last child, tell its parent and taskgroup, count it for
@@ -292,10 +304,7 @@ static inline __attribute__((always_inline)) void task_execute_on(struct xomp_th
 
     struct xomp_task *parent = t->parent;
     struct xomp_taskgroup *tg = t->taskgroup;
-    if (__builtin_expect(t->created_children == t->local_done && !t->dep_table, 1))
-        xomp_task_free(&thr->cache, t); /* nobody else holds a pointer to t */
-    else
-        task_release_self(thr, t);
+    task_release_here(thr, t);
     /* relaxed: as in task_notify. */
     if (__builtin_expect(!tg && parent->owner == thr &&
                              atomic_load_explicit(&parent->child_state, memory_order_relaxed) <
@@ -652,12 +661,7 @@ static inline __attribute__((always_inline)) void run_solo(struct xomp_thread *t
     fn(data);
     thr->depth--;
     thr->task = parent;
-    /* task_release_self, with its usual outcome inline: every child of t
-     * completed on this thread, so nobody else holds a pointer to t. */
-    if (__builtin_expect(t->created_children == t->local_done && !t->dep_table, 1))
-        xomp_task_free(&thr->cache, t);
-    else
-        task_release_self(thr, t);
+    task_release_here(thr, t);
 }
 
 /* Run an undeferred task that needs nothing but running: no dependences,
@@ -750,11 +754,7 @@ __attribute__((noinline)) void xomp_task_run_now(struct xomp_thread *thr, void (
     }
     struct xomp_task *t = xomp_task_alloc_small(&thr->cache);
     run_undeferred(thr, t, fn, data, flags, priority);
-    /* task_release_self, with its usual outcome inline (as run_solo). */
-    if (__builtin_expect(t->created_children == t->local_done && !t->dep_table, 1))
-        xomp_task_free(&thr->cache, t);
-    else
-        task_release_self(thr, t);
+    task_release_here(thr, t);
 }
 
 __attribute__((noinline)) void xomp_task_run_solo(struct xomp_thread *thr, struct xomp_task *t,
