@@ -309,7 +309,7 @@ struct xomp_ws *xomp_loop_current(struct xomp_thread *thr, struct xomp_ws_member
     /* A member that left a region without ending its loop (cancellation)
      * has a stale `ws`: it counts only for the same region and construct. */
     if (m->ws && thr->team &&
-        (m->region != thr->team->region || m->construct != thr->worker->ws_count))
+        (m->region != thr->region_seen || m->construct != thr->worker->ws_count))
         return NULL;
     return m->ws;
 }
@@ -408,7 +408,7 @@ static void member_enter(struct xomp_thread *thr, struct xomp_ws_member *m, stru
                              ws->ompt_codeptr));
     m->ws = ws;
     if (thr->team) {
-        m->region = thr->team->region;
+        m->region = thr->region_seen;
         m->construct = thr->worker->ws_count;
     }
     m->static_trip = 0;

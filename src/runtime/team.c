@@ -344,7 +344,10 @@ static struct xomp_team *team_for_region(struct xomp_thread *master, unsigned le
 
 /* ---- members ---- */
 
-static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsigned id)
+/* `region` and `ticket`: the team's region number and first barrier
+ * ticket (the master's own; a launched member's from its launch). */
+static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsigned id,
+                         uint64_t region, uint64_t ticket)
 {
     struct xomp_worker *w = &team->workers[id];
     w->ws_count = 0;
@@ -353,7 +356,7 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
     w->loop.fast.kind = XOMP_LOOP_FAST_NONE;
     w->spawned = w->finished = 0;
     xomp_sched_member_begin(team, w);
-    w->bar_ticket = team->barrier_kind == XOMP_BARRIER_TREE ? team->bar.base_ticket : 0;
+    w->bar_ticket = team->barrier_kind == XOMP_BARRIER_TREE ? ticket : 0;
     w->bar_final_spawned = 0;
     struct xomp_task *implicit = w->implicit_task;
     if (implicit->dep_table) /* normally freed by the last barrier */
@@ -372,7 +375,7 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
     thr->task = implicit;
     if (id != 0)
         thr->depth = 0; /* a fresh stack; the master keeps counting its own */
-    thr->region_seen = team->region;
+    thr->region_seen = region;
     xomp_bind_member(thr, team, id);
 }
 
@@ -380,11 +383,12 @@ static void member_begin(struct xomp_thread *thr, struct xomp_team *team, unsign
  * its subtree before it runs the region, so that a fork costs
  * fork_arity launches times the depth of the tree on its longest path,
  * not one launch per member on the master's. */
-static void launch_subtree(struct xomp_thread *self, struct xomp_team *team, unsigned id)
+static void launch_subtree(struct xomp_thread *self, struct xomp_team *team, unsigned id,
+                           uint64_t region, uint64_t ticket)
 {
     unsigned n = team->nthreads, k = team->fork_arity;
     for (unsigned c = id * k + 1; c <= id * k + k && c < n; c++)
-        xomp_thread_launch(team->workers[c].thread, team, c, self);
+        xomp_thread_launch(team->workers[c].thread, team, c, region, ticket, self);
 }
 
 /* Member `id` (not the master) no longer touches the team: it counts
@@ -427,9 +431,10 @@ static void left_targets(struct xomp_team *team, unsigned n)
 /* Run by a pool thread launched on member `id` (thread.c's dock loop). */
 void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsigned id)
 {
-    launch_subtree(thr, team, id);
+    uint64_t region = thr->next_region, ticket = thr->next_ticket;
+    launch_subtree(thr, team, id, region, ticket);
     xomp_prof_region_begin(thr, team->level);
-    member_begin(thr, team, id);
+    member_begin(thr, team, id, region, ticket);
     XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_IMPLICIT, id, team->nthreads);
               xomp_ompt_implicit_begin(thr, team, id, __builtin_dwarf_cfa()));
     team->fn(team->data);
@@ -438,7 +443,7 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
         xomp_replay_member_end(thr, thr->worker);
     xomp_barrier_wait_region_end(thr);
     XOMP_HOOK(xomp_ompt_implicit_end(thr, team, id));
-    xomp_prof_region_end(thr, team->master, team->region);
+    xomp_prof_region_end(thr, team->master, region);
     thr->team = NULL;
     thr->worker = NULL;
     thr->task = &thr->initial_task;
@@ -447,6 +452,23 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
 }
 
 /* ---- regions ---- */
+
+/* Lines a region start writes.  A store takes its line away from every
+ * other cache even when it writes the value already there, and the
+ * members then miss on that line when they start: one more cache-line
+ * transfer after their launch's on the way to the region's code, and so
+ * on the master's way to the end barrier.  So the start stores only what
+ * changed.  For a region like the last one (same function, arguments,
+ * size, settings) the members find the team's lines still in their
+ * caches; what changes every region -- the region number, the first
+ * barrier ticket -- reaches them in the line of their launch
+ * (thread.h, next_region and next_ticket). */
+#define SET_IF_CHANGED(lvalue, value)                                                              \
+    do {                                                                                           \
+        __typeof__(lvalue) set_value_ = (value);                                                   \
+        if ((lvalue) != set_value_)                                                                \
+            (lvalue) = set_value_;                                                                 \
+    } while (0)
 
 void xomp_parallel_start(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags,
                          const void *codeptr, bool runtime_invokes)
@@ -478,59 +500,72 @@ unsigned xomp_parallel_start_in_taskgroup(void (*fn)(void *), void *data, unsign
      * the tree: wait until none touches the team before changing it. */
     team_wait_left(team);
 
-    team->nthreads = n;
+    /* Only what changed is stored ("Lines a region start writes"). */
+    SET_IF_CHANGED(team->nthreads, n);
     left_targets(team, n);
-    team->fork_arity = XOMP_FORK_ARITY;
-    team->cgroup = cg;
-    team->cg_reserved = counted ? n - 1 : 0;
-    team->run_tasks_now = n == 1 && xomp_cfg.solo == XOMP_SOLO_RUN;
-    team->fn = fn;
-    team->data = data;
-    team->key = thr->next_region_key ? thr->next_region_key : (uintptr_t)fn;
+    SET_IF_CHANGED(team->fork_arity, XOMP_FORK_ARITY);
+    SET_IF_CHANGED(team->cgroup, cg);
+    SET_IF_CHANGED(team->cg_reserved, counted ? n - 1 : 0);
+    SET_IF_CHANGED(team->run_tasks_now, n == 1 && xomp_cfg.solo == XOMP_SOLO_RUN);
+    SET_IF_CHANGED(team->fn, fn);
+    SET_IF_CHANGED(team->data, data);
+    SET_IF_CHANGED(team->key, thr->next_region_key ? thr->next_region_key : (uintptr_t)fn);
     thr->next_region_key = 0;
-    team->level = level;
-    team->active_level = (outer ? outer->active_level : 0) + (n > 1);
-    team->parent = outer;
-    team->parent_id = thr->team_id;
-    team->parent_task = thr->task;
-    team->master = thr;
-    team->region++;
-    team->barrier_kind = xomp_cfg.barrier;
-    team->implicit_taskgroup = tg;
-    atomic_store_explicit(&team->cancelled, false, memory_order_relaxed);
-    atomic_store_explicit(&team->ws_cancel_interval, 0, memory_order_relaxed);
-    xomp_icv_next_level(&thr->task->icv, &team->icv, flags & 7);
+    SET_IF_CHANGED(team->level, level);
+    SET_IF_CHANGED(team->active_level, (outer ? outer->active_level : 0) + (n > 1));
+    SET_IF_CHANGED(team->parent, outer);
+    SET_IF_CHANGED(team->parent_id, thr->team_id);
+    SET_IF_CHANGED(team->parent_task, thr->task);
+    SET_IF_CHANGED(team->master, thr);
+    team->region++; /* the master's line; members get it in their launch */
+    SET_IF_CHANGED(team->barrier_kind, xomp_cfg.barrier);
+    SET_IF_CHANGED(team->implicit_taskgroup, tg);
+    /* relaxed, both (and detached_finished below): the members read them
+     * after their launch, whose release RMW orders these stores before. */
+    if (atomic_load_explicit(&team->cancelled, memory_order_relaxed))
+        atomic_store_explicit(&team->cancelled, false, memory_order_relaxed);
+    if (atomic_load_explicit(&team->ws_cancel_interval, memory_order_relaxed))
+        atomic_store_explicit(&team->ws_cancel_interval, 0, memory_order_relaxed);
+    struct xomp_icv icv;
+    xomp_icv_next_level(&thr->task->icv, &icv, flags & 7);
+    if (memcmp(&icv, &team->icv, sizeof icv) != 0)
+        team->icv = icv;
     xomp_bind_plan(team, thr, flags & 7);
     xomp_sched_plan(team); /* NUMA map, after the places are planned */
     if (xomp_cfg.taskloop == XOMP_TASKLOOP_ILAN)
         xomp_ilan_plan(team); /* its units, from the map */
     /* A recorded region (src/locality/replay.h)?  Before the members
      * start: they read it in member_begin. */
-    team->replay_region = xomp_replay_wanted(thr) && xomp_replay_region_begin(thr, team);
+    SET_IF_CHANGED(team->replay_region,
+                   xomp_replay_wanted(thr) && xomp_replay_region_begin(thr, team));
 
-    /* Barrier: tickets continue from the master's (the largest); every
-     * member's task counters start from zero (member_begin). */
-    team->bar.base_ticket = team->workers[0].bar_ticket;
-    team->bar.arity = xomp_barrier_arity(n);
-    team->bar.crowded = n > xomp_cfg.ncpus;
-    team->bar.final_spawned = 0;
-    atomic_store_explicit(&team->bar.detached_finished, 0, memory_order_relaxed);
-    team->bar.central_base_arrived =
-        atomic_load_explicit(&team->bar.central_arrived, memory_order_relaxed);
-    team->bar.central_base_gen = atomic_load_explicit(&team->bar.central_gen, memory_order_relaxed);
+    /* Barrier: every member's task counters start from zero, its tickets
+     * from the master's (member_begin). */
+    SET_IF_CHANGED(team->bar.arity, xomp_barrier_arity(n));
+    SET_IF_CHANGED(team->bar.crowded, n > xomp_cfg.ncpus);
+    SET_IF_CHANGED(team->bar.final_spawned, 0);
+    if (atomic_load_explicit(&team->bar.detached_finished, memory_order_relaxed))
+        atomic_store_explicit(&team->bar.detached_finished, 0, memory_order_relaxed);
+    SET_IF_CHANGED(team->bar.central_base_arrived,
+                   atomic_load_explicit(&team->bar.central_arrived, memory_order_relaxed));
+    SET_IF_CHANGED(team->bar.central_base_gen,
+                   atomic_load_explicit(&team->bar.central_gen, memory_order_relaxed));
     xomp_ws_reset(team);
 
+    /* The master's own line (team.h): plain stores. */
     team->saved_task = thr->task;
     team->saved_team = outer;
     team->saved_worker = thr->worker;
     team->saved_id = thr->team_id;
-    team->workers[0].thread = thr;
+    SET_IF_CHANGED(team->workers[0].thread, thr);
 
     xomp_affinity_on_region_start(team, thr); /* OMP_DISPLAY_AFFINITY */
     /* Before any member starts: the tool sees the region begin first. */
     XOMP_HOOK(xomp_ompt_parallel_begin(thr, team, num_threads, runtime_invokes, codeptr));
-    launch_subtree(thr, team, 0);
-    member_begin(thr, team, 0);
+    /* Tickets continue from the master's (the largest). */
+    uint64_t ticket = team->workers[0].bar_ticket;
+    launch_subtree(thr, team, 0, team->region, ticket);
+    member_begin(thr, team, 0, team->region, ticket);
     XOMP_HOOK(XOMP_PROF_BEGIN_HOOKED(thr, XOMP_EV_IMPLICIT, 0, n);
               xomp_ompt_implicit_begin(thr, team, 0, __builtin_dwarf_cfa()));
     return n;

@@ -124,7 +124,6 @@ struct xomp_team {
      * program's outlined function -- fn, or the one an ABI's trampoline in
      * fn calls (thread.h, region_key). */
     uintptr_t key;
-    uint64_t region;            /* regions run by this team object */
     bool keeps_threads;         /* outermost hot team: members stay reserved */
     _Atomic bool cancelled;     /* `cancel parallel` was requested (abi/cancel.c) */
     /* `cancel for|sections`: the barrier interval (xomp_barrier_interval)
@@ -190,7 +189,11 @@ struct xomp_team {
     /* ILAN's units of the map (src/locality/ilan.c), made with it at
      * region start (XOMP_TASKLOOP=ilan). */
     void *taskloop_units;
-    /* The master's state before the region, restored at its end. */
+    /* The master's own line: the region number (members have it from
+     * their launch, thread.h) and its state before the region, restored
+     * at its end.  A store here takes no line from a member (team.c,
+     * "Lines a region start writes"). */
+    _Alignas(64) uint64_t region; /* regions run by this team object */
     struct xomp_task *saved_task;
     struct xomp_team *saved_team;
     struct xomp_worker *saved_worker;

@@ -160,14 +160,17 @@ static void dock_wait(struct xomp_thread *thr)
 }
 
 void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id,
-                        struct xomp_thread *by)
+                        uint64_t region, uint64_t ticket, struct xomp_thread *by)
 {
     thr->next_team = team;
     thr->next_id = id;
+    thr->next_region = region;
+    thr->next_ticket = ticket;
     /* relaxed: advice (dock_wait). */
     atomic_store_explicit(&thr->launched_by, by, memory_order_relaxed);
     /* release: the thread's acquire in dock_recheck then sees next_team,
-     * next_id and everything the master prepared for the region. */
+     * next_id, next_region, next_ticket and everything the master
+     * prepared for the region. */
     atomic_fetch_add_explicit(&thr->launch, 1, memory_order_release);
     xomp_wake_if_sleeping(&thr->waker);
 }

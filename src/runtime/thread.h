@@ -58,6 +58,12 @@ struct xomp_thread {
     uint32_t launch_seen;
     struct xomp_team *next_team;          /* written before the bump */
     unsigned next_id;
+    /* The team's region number and first barrier ticket: carried here, in
+     * the line the launch brings anyway, so that a member reads no team
+     * line the master changed to start (team.c, "Lines a region start
+     * writes"). */
+    uint64_t next_region;
+    uint64_t next_ticket;
     /* The launcher of the last launch (thread states outlive teams); read
      * by the docked thread as a hint while the next launch may write it. */
     _Atomic(struct xomp_thread *) launched_by;
@@ -123,10 +129,11 @@ void xomp_pool_release(struct xomp_thread **threads, unsigned count);
  * hook they exit on their own, unawaited. */
 void xomp_pool_exit_idle(void (*hook)(struct xomp_thread *));
 
-/* Start a docked pool thread on member `id` of `team` (`by`: the calling
- * thread, the launcher). */
+/* Start a docked pool thread on member `id` of `team`, in its region
+ * number `region` whose barrier tickets start at `ticket` (`by`: the
+ * calling thread, the launcher). */
 void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigned id,
-                        struct xomp_thread *by);
+                        uint64_t region, uint64_t ticket, struct xomp_thread *by);
 
 /* Stack size of the pool threads created from now on (0: the system's
  * default): OMP_STACKSIZE until changed. */

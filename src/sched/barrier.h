@@ -80,9 +80,8 @@ struct xomp_bar_team {
      * that finds the same total needs no second. */
     uint64_t final_spawned;
     /* Set by the master before it launches a region, read by each member
-     * when it starts: the tree's first ticket, and the central counters'
-     * values at the start of the region. */
-    uint64_t base_ticket;
+     * when it starts: the central counters' values at the start of the
+     * region.  (The tree's first ticket comes with the launch, thread.h.) */
     unsigned arity; /* of the tree in this region (xomp_barrier_arity) */
     /* The team has more members than there are CPUs: they sleep often in
      * its barriers, so the barrier's wakers fence (a sleeper may then skip

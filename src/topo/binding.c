@@ -46,7 +46,8 @@ void xomp_bind_plan(struct xomp_team *team, struct xomp_thread *master, unsigned
     unsigned policy = proc_bind_clause ? proc_bind_clause : master->task->icv.bind;
     int nplaces = xomp_places_count();
     unsigned n = team->nthreads;
-    team->binding = false;
+    if (team->binding) /* a store only if it changes (team.c, "Lines a region start writes") */
+        team->binding = false;
     /* bind-var false (OMP_PROC_BIND=false) turns affinity off: proc_bind
      * clauses are ignored then (OpenMP 5.2, OMP_PROC_BIND). */
     if (master->task->icv.bind == XOMP_BIND_FALSE || policy == XOMP_BIND_FALSE || nplaces == 0)
