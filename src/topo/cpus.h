@@ -52,11 +52,11 @@ unsigned xomp_cpus_count(void);
 
 /* Move the calling thread from `cpu`, where it runs, to the next CPU of
  * the process's set, then let it run on the whole set again, storing the
- * new CPU in `announce` before it moves: for a thread
- * that finds the thread it waits for on its own CPU while other CPUs are
- * free (runtime/wait.c, "Hopping off a shared CPU").  Does nothing and
- * returns false unless the thread may run on exactly the process's CPUs
- * (it is not bound) and the set has another CPU. */
+ * new CPU in `announce` before it moves: for a thread that finds the
+ * thread it waits for on its own CPU while other CPUs are free
+ * (runtime/wait.c, "Hopping off a shared CPU").  Does nothing and returns
+ * false unless the thread may run on exactly the process's CPUs (it is
+ * not bound) and the set has another CPU. */
 bool xomp_cpus_hop_off(int cpu, _Atomic int32_t *announce);
 
 #endif
