@@ -133,10 +133,10 @@ static bool crowded(void)
  * forth at every hand-off (a yield and a context switch where a cache
  * line would do: ten times a barrier's cost), and the OS takes tens of
  * milliseconds to separate them: both run for microseconds at a time, so
- * neither looks worth moving.  A waiter that finds the thread it waits for on its own
- * CPU while every busy thread could have a CPU of its own moves itself to
- * another CPU of the process and lets the OS place it freely again from
- * there (topo/cpus.h, xomp_cpus_hop_off).  Never a bound thread.  At most
+ * neither looks worth moving.  A waiter that finds the thread it waits
+ * for on its own CPU while every busy thread could have a CPU of its own
+ * moves itself to another CPU of the process and lets the OS place it
+ * freely again from there (topo/cpus.h, xomp_cpus_hop_off).  Never a bound thread.  At most
  * one move per gap, which doubles while moves do not hold (another
  * process wants that CPU, and the OS moves us back) up to a second, and
  * starts again from a millisecond after a move that held. */

@@ -360,20 +360,18 @@ void xomp_task_ready(struct xomp_thread *thr, struct xomp_task *t)
     xomp_sched_push_ready(thr, t);
 }
 
+struct xomp_task *xomp_task_take_one(struct xomp_thread *thr, const struct xomp_sched_wait *w)
+{
+    return thr->team ? xomp_sched_next(thr, w) : NULL;
+}
+
 bool xomp_task_run_one(struct xomp_thread *thr, const struct xomp_sched_wait *w)
 {
-    if (!thr->team)
-        return false;
-    struct xomp_task *t = xomp_sched_next(thr, w);
+    struct xomp_task *t = xomp_task_take_one(thr, w);
     if (!t)
         return false;
     task_execute(thr, t);
     return true;
-}
-
-struct xomp_task *xomp_task_take_one(struct xomp_thread *thr, const struct xomp_sched_wait *w)
-{
-    return thr->team ? xomp_sched_next(thr, w) : NULL;
 }
 
 void xomp_task_run_taken(struct xomp_thread *thr, struct xomp_task *t)

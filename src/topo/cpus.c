@@ -111,7 +111,7 @@ bool xomp_cpus_hop_off(int cpu, _Atomic int32_t *announce)
     int target = -1;
     for (int step = 1; step < CPU_SETSIZE && target < 0; step++) {
         int c = (cpu + step) % CPU_SETSIZE;
-        if (c != cpu && CPU_ISSET(c, &process_cpus))
+        if (CPU_ISSET(c, &process_cpus))
             target = c;
     }
     /* relaxed: advice; before the move, so that a thread that runs on
