@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -156,6 +157,14 @@ static inline int test_thread_cpus(int *cpus)
         if (CPU_ISSET(cpu, &set))
             cpus[n++] = cpu;
     return n;
+}
+
+/* Monotonic time in seconds (for deadlines and elapsed times). */
+static inline double test_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* Exit status of a test: 0 when every CHECK held. */

@@ -19,20 +19,12 @@
 #include "xomp_test.h"
 
 #include <pthread.h>
-#include <time.h>
 
 #define BOUND_ROUNDS 500
 #define SEPARATE_WITHIN_S 10.0
 
 static cpu_set_t process_set;
 static int first_cpu;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static cpu_set_t only(int cpu)
 {
@@ -58,7 +50,7 @@ static void stage_unbound(void)
     int cpu_of[64];
     int separated = 0, stop = 0, bad_mask = 0, rounds = 0;
     double within = test_runtime_is_xomp() ? SEPARATE_WITHIN_S : 1.0;
-    double deadline = now_s() + within;
+    double deadline = test_now_s() + within;
 #pragma omp parallel num_threads(n)
     {
         int me = omp_get_thread_num();
@@ -84,7 +76,7 @@ static void stage_unbound(void)
                         if (cpu_of[i] == cpu_of[j])
                             distinct = 0;
                 separated = distinct;
-                stop = separated || n > ncpus || now_s() > deadline;
+                stop = separated || n > ncpus || test_now_s() > deadline;
             }
             /* After the single's barrier everyone reads the same answer. */
             if (stop)
