@@ -22,6 +22,15 @@
  *             deque.  Needs two threads or more: with one, the task runs
  *             undeferred (if clause false), so the test still completes and
  *             measures the cost of an undeferred task instead.
+ *   imbalance one parallel region of REPS barriers; before each, one
+ *             thread (in turn) works US microseconds (it polls the clock)
+ *             while the others wait at the barrier: a barrier after
+ *             uneven work, as in a loop whose iterations differ.  An
+ *             operation takes US plus the barrier; the driver takes US
+ *             out.  Waits of a few hundred microseconds are where a
+ *             runtime that lets its waiters sleep too soon pays a wake-up
+ *             (tens of microseconds on a virtual machine) at every
+ *             barrier.
  *
  * EPCC subtracts a reference loop of delays; these tests have no delay in
  * the timed loop, so the time is the synchronization alone.
@@ -32,9 +41,11 @@
  *   parallel  every region ran with the requested number of threads;
  *   handoff   every task ran exactly once, in order (each sees the count of
  *             the one before it); how many ran on the creator itself (a
- *             runtime may run a task at its creation) goes to stderr.
+ *             runtime may run a task at its creation) goes to stderr;
+ *   imbalance as barrier.
  *
- * Parameter: "TEST,REPS" with TEST barrier, parallel or handoff.
+ * Parameter: "TEST,REPS" with TEST barrier, parallel or handoff, or
+ * "imbalance,REPS,US".
  * Every class is a sweep of the three tests; small runs each in about
  * 0.3-2 s under libgomp with 2 threads on the 2-core development machine
  * when it is quiet (a barrier costs some 250 ns there, a region 850 ns, a
@@ -49,11 +60,12 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-enum sync_test { SYNC_BARRIER, SYNC_PARALLEL, SYNC_HANDOFF };
-static const char *const sync_tests[] = {"barrier", "parallel", "handoff", NULL};
+enum sync_test { SYNC_BARRIER, SYNC_PARALLEL, SYNC_HANDOFF, SYNC_IMBALANCE };
+static const char *const sync_tests[] = {"barrier", "parallel", "handoff", "imbalance", NULL};
 
 static enum sync_test test;
 static long reps;
+static long work_us; /* imbalance: one thread's work before each barrier */
 static long long errors; /* verification failures seen by the last run */
 static uint64_t ops;     /* operations the last run completed */
 
@@ -75,14 +87,27 @@ static long on_creator; /* handoff tasks that ran on the creating thread */
 static int setup(const char *param)
 {
     char name[16];
-    if (sscanf(param, "%15[a-z],%ld", name, &reps) != 2 || reps < 1 || reps > 10000000000L ||
-        bench_choice(name, sync_tests) < 0)
+    int fields = sscanf(param, "%15[a-z],%ld,%ld", name, &reps, &work_us);
+    if (fields < 2 || reps < 1 || reps > 10000000000L || bench_choice(name, sync_tests) < 0)
         return -1;
     test = (enum sync_test)bench_choice(name, sync_tests);
+    if ((test == SYNC_IMBALANCE) != (fields == 3) ||
+        (fields == 3 && (work_us < 1 || work_us > 1000000)))
+        return -1;
     return 0;
 }
 
-static void run_barrier(void)
+/* Poll the clock for `us` microseconds: work that takes the same time on
+ * any machine. */
+static void work_for(long us)
+{
+    double end = bench_now() + us * 1e-6;
+    while (bench_now() < end)
+        ;
+}
+
+/* barrier and imbalance (work_us > 0: one thread works first). */
+static void run_barrier(long us)
 {
     long bad = 0;
     for (int i = 0; i < BENCH_MAX_THREADS; i++)
@@ -92,6 +117,8 @@ static void run_barrier(void)
         int me = omp_get_thread_num(), n = omp_get_num_threads();
         int next = (me + 1) % n;
         for (long r = 0; r < reps; r++) {
+            if (us && r % n == me)
+                work_for(us);
             int check = r % BARRIER_CHECK_EVERY == 0;
             /* relaxed: the barrier orders this store before the
              * neighbour's load after the barrier. */
@@ -173,7 +200,10 @@ static void run_parallel(void)
 {
     switch (test) {
     case SYNC_BARRIER:
-        run_barrier();
+        run_barrier(0);
+        break;
+    case SYNC_IMBALANCE:
+        run_barrier(work_us);
         break;
     case SYNC_PARALLEL:
         run_parallel_regions();
@@ -200,6 +230,7 @@ static enum bench_verdict verify(void)
         [SYNC_BARRIER] = "a thread passed a barrier before its neighbour arrived",
         [SYNC_PARALLEL] = "a region ran with fewer threads than requested",
         [SYNC_HANDOFF] = "a task ran twice or out of order",
+        [SYNC_IMBALANCE] = "a thread passed a barrier before its neighbour arrived",
     };
     if (errors) {
         fprintf(stderr, "micro-syncbench: %lld checks failed (%s)\n", errors, why[test]);
@@ -221,6 +252,8 @@ static const struct bench_class classes[] = {
     {"small", "barrier,2000000"},   {"small", "parallel,1000000"},  {"small", "handoff,1000000"},
     {"medium", "barrier,20000000"}, {"medium", "parallel,10000000"}, {"medium", "handoff,10000000"},
     {"large", "barrier,200000000"}, {"large", "parallel,100000000"}, {"large", "handoff,100000000"},
+    {"test", "imbalance,40,300"},   {"small", "imbalance,3000,300"},
+    {"medium", "imbalance,30000,300"}, {"large", "imbalance,300000,300"},
     {NULL, NULL},
 };
 

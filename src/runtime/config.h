@@ -34,6 +34,13 @@ enum xomp_proc_bind {
 };
 
 enum xomp_wait_policy { XOMP_WAIT_DEFAULT, XOMP_WAIT_ACTIVE, XOMP_WAIT_PASSIVE };
+/* A thread's spin budgets start here (or at spin_ns if lower) and adapt
+ * towards spin_ns only as its waits show that spinning pays. */
+#define XOMP_SPIN_START_NS 200000u
+/* One spin of GOMP_SPINCOUNT in time: a pause takes 28 ns on the AMD EPYC
+ * of the development machine, 30-40 on recent Intel cores, so libgomp's
+ * default of 300,000 spins lasts some 9 ms, about xomp's default spin. */
+#define XOMP_NS_PER_GOMP_SPIN 30u
 /* XOMP_DLB_STEAL=half: a thief takes half of its victim's queued tasks
  * (sched/steal.c). */
 #define XOMP_DLB_STEAL_HALF 0u
@@ -96,7 +103,9 @@ struct xomp_config {
     unsigned ncpus;               /* CPUs this process may run on */
     size_t stacksize;             /* OMP_STACKSIZE in bytes; 0 = system default */
     enum xomp_wait_policy wait_policy;
-    uint64_t spin_ns;             /* how long an idle thread spins before sleeping */
+    /* The longest an idle thread spins before it yields and sleeps
+     * (XOMP_SPIN_US): its budget adapts up to this (wait.c). */
+    uint64_t spin_ns;
     /* The same when threads outnumber CPUs (XOMP_SPIN_US_OVERSUBSCRIBED;
      * OMP_WAIT_POLICY=active and GOMP_SPINCOUNT leave it, see wait.c). */
     uint64_t spin_ns_oversubscribed;

@@ -97,7 +97,8 @@ void xomp_display_env(bool verbose)
         if (c->spin_ns == UINT64_MAX)
             fputs("  GOMP_SPINCOUNT = 'INFINITE'\n", f);
         else
-            fprintf(f, "  GOMP_SPINCOUNT = '%llu'\n", (unsigned long long)c->spin_ns);
+            fprintf(f, "  GOMP_SPINCOUNT = '%llu'\n",
+                    (unsigned long long)(c->spin_ns / XOMP_NS_PER_GOMP_SPIN));
     }
     fprintf(f, "  XOMP_QUEUE_SIZE = '%u'\n", c->queue_size);
     fprintf(f, "  XOMP_SOLO = '%s'\n", c->solo == XOMP_SOLO_RUN ? "run" : "queue");

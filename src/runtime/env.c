@@ -378,7 +378,8 @@ static void env_wait_policy(void)
 }
 
 /* GOMP_SPINCOUNT: a count (optionally k/M/G/T) or "infinite".  xomp spins
- * for a time rather than a count; one libgomp spin is taken as about 1 ns. */
+ * for a time rather than a count: one libgomp spin (a load and a pause)
+ * is taken as XOMP_NS_PER_GOMP_SPIN. */
 static void env_spincount(void)
 {
     const char *v = getenv("GOMP_SPINCOUNT");
@@ -405,7 +406,8 @@ static void env_spincount(void)
         if (*skip_space(end + 1))
             goto bad;
     }
-    xomp_cfg.spin_ns = (x > UINT64_MAX / mult) ? UINT64_MAX : x * mult;
+    uint64_t per_spin = XOMP_NS_PER_GOMP_SPIN;
+    xomp_cfg.spin_ns = (x > UINT64_MAX / mult / per_spin) ? UINT64_MAX : x * mult * per_spin;
     return;
 bad:
     invalid("GOMP_SPINCOUNT", v, "the default spin time");
@@ -674,7 +676,8 @@ void xomp_config_init(void)
     c->icv.bind = XOMP_BIND_FALSE;
     c->icv.default_device = 0;
     c->wait_policy = XOMP_WAIT_DEFAULT;
-    c->spin_ns = 200 * 1000;                /* 200 us, see docs/tuning */
+    /* libgomp's 300,000 spins, 9 ms: src/runtime/README.md, "The budget". */
+    c->spin_ns = 300000ull * XOMP_NS_PER_GOMP_SPIN;
     c->spin_ns_oversubscribed = 2 * 1000;   /* threads outnumber CPUs: yield soon */
     c->queue_size = 256;
     c->solo = XOMP_SOLO_RUN;             /* measured faster: docs/team-of-one.md */

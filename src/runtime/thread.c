@@ -50,7 +50,10 @@ static void state_start(struct xomp_thread *t)
     t->depth = 0;
     t->wait = NULL;
     t->place = -1;
-    t->spin.budget_ns = t->dock_spin.budget_ns = t->lock_spin.budget_ns = xomp_cfg.spin_ns;
+    /* Budgets start short and grow only with waits that a longer spin
+     * would have met (wait.c, xomp_idle_end). */
+    uint64_t start = xomp_cfg.spin_ns < XOMP_SPIN_START_NS ? xomp_cfg.spin_ns : XOMP_SPIN_START_NS;
+    t->spin.budget_ns = t->dock_spin.budget_ns = t->lock_spin.budget_ns = start;
     /* relaxed: no other thread waits for this one yet (a late waker of
      * the thread that had the state only bumps seq, which is harmless). */
     atomic_store_explicit(&t->waker.cpu, -1, memory_order_relaxed);

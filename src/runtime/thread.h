@@ -140,13 +140,7 @@ void xomp_thread_launch(struct xomp_thread *thr, struct xomp_team *team, unsigne
 size_t xomp_pool_stacksize(void);
 void xomp_set_pool_stacksize(size_t bytes);
 
-/* Stack size of the pool threads created from now on (0: the system's
- * default): OMP_STACKSIZE until changed. */
-size_t xomp_pool_stacksize(void);
-void xomp_set_pool_stacksize(size_t bytes);
-
 /* Call fn on every thread state (statistics, diagnostics). */
 void xomp_threads_foreach(void (*fn)(struct xomp_thread *, void *), void *arg);
-
 
 #endif

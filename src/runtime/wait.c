@@ -77,6 +77,11 @@ void xomp_wake(struct xomp_waker *w)
 
 /* Polls between reads of the clock while spinning. */
 #define POLLS_PER_CLOCK_READ 64
+/* Clock reads between the yields of a spin past its start budget: a
+ * yield every 15-20 us costs a waiter a few percent of its CPU (a yield
+ * is a system call of about 0.75 us); one at every read delayed the end
+ * of 300 us waits by a microsecond. */
+#define CLOCK_READS_PER_YIELD 8
 /* The shortest spin budget adaptation leaves (a hand-off between two
  * running threads takes well under this). */
 #define SPIN_MIN_NS 2000u
@@ -327,7 +332,16 @@ bool xomp_idle_pause(struct xomp_idle *idle)
     if (idle->sleep_at_once || (!xomp_cfg.spin_ns && !idle->spin->keep_awake))
         return true; /* sleep_at_once; OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0 */
     if (waited < spin_budget(idle, now)) {
-        xomp_cpu_relax();
+        /* A long spin only waits on a free CPU: past the start budget it
+         * lets any other thread that wants this CPU run, every
+         * CLOCK_READS_PER_YIELD clock reads (src/runtime/README.md, "The
+         * budget").  Not an endless spin (OMP_WAIT_POLICY=active): that
+         * one asked for the CPU. */
+        if (waited >= XOMP_SPIN_START_NS && xomp_cfg.spin_ns != UINT64_MAX &&
+            idle->polls / POLLS_PER_CLOCK_READ % CLOCK_READS_PER_YIELD == 0)
+            sched_yield();
+        else
+            xomp_cpu_relax();
         return false;
     }
     /* Spinning did not end the wait: let other threads have the CPU (a

@@ -93,6 +93,12 @@ class Order(unittest.TestCase):
         self.assertEqual(kernels.micro("taskbench").describe("single,10,5"),
                          "task, 10 ns body, one creator")
         self.assertIn("handoff", kernels.micro("micro-syncbench").describe("handoff,100"))
+        # imbalance: 1000 barriers after 300 us of work each, 301.5 us per
+        # operation: 1.5 us is the barrier's
+        self.assertAlmostEqual(kernels.cost_per_op_ns("micro-syncbench", "imbalance,1000,300",
+                                                      0.3015, 2, 1000), 1500.0)
+        self.assertEqual(kernels.micro("micro-syncbench").describe("imbalance,1000,300"),
+                         "barrier after one thread's 300 us of work (beyond the work)")
         self.assertFalse(kernels.has_serial("micro-idle"))
         # micro-idle reports no operations: no cost, its extra metric instead
         self.assertIsNone(kernels.cost_per_op_ns("micro-idle", "2000", 2.0, 4, 0))

@@ -129,6 +129,7 @@ class Micro:
            time the runtime spends per task or chunk beyond the work in
            it, EPCC's overhead (the nominal delay_ns per operation stands
            in for the serial run when there is none).
+    A "wall" cost with a delay_ns has the delay taken out.
     """
     describe: object                 # param -> what one operation is
     cost: str = "wall"
@@ -161,7 +162,19 @@ def _schedbench_what(param):
 
 
 _SYNC_WHAT = {"barrier": "barrier", "parallel": "parallel region enter+exit",
-              "handoff": "task handoff: queued, run by an idle thread"}
+              "handoff": "task handoff: queued, run by an idle thread",
+              "imbalance": "barrier after one thread's {} us of work (beyond the work)"}
+
+
+def _sync_what(param):
+    what = _SYNC_WHAT.get(_fields(param)[0], _fields(param)[0])
+    return what.format(_field_int(param, 2)) if "{}" in what else what
+
+
+def _sync_delay_ns(param):
+    """imbalance's work per operation, taken out of its latency."""
+    us = _field_int(param, 2) if _fields(param)[0] == "imbalance" else None
+    return us * 1000 if us else None
 _SCALE_WHAT = {"create": "a new master's region: its threads started, team built",
                "barrier": "barrier", "parallel": "parallel region with one barrier",
                "fib": "fib task (a task per call)",
@@ -175,8 +188,7 @@ MICROBENCHMARKS = {
     "schedbench": Micro(describe=_schedbench_what, cost="core",
                         delay_ns=lambda p: (_field_int(p, 4) or 0)
                         * (_field_int(p, 1) or 1)),
-    "micro-syncbench": Micro(describe=lambda p: _SYNC_WHAT.get(_fields(p)[0], _fields(p)[0]),
-                             serial=False),
+    "micro-syncbench": Micro(describe=_sync_what, delay_ns=_sync_delay_ns, serial=False),
     # tasks=0: no operation to divide by; the BENCH line's metric (ctxsw:
     # the idle members' context switches) is the result.
     "micro-idle": Micro(describe=lambda p: f"{_field_int(p, 0)} ms idle in a barrier",
@@ -226,7 +238,8 @@ def cost_per_op_ns(name, param, median_s, threads, ops, serial_s=None):
     if info is None or median_s is None or not ops:
         return None
     if info.cost == "wall":
-        return median_s / ops * 1e9
+        delay = info.delay_ns(param) if info.delay_ns else 0
+        return median_s / ops * 1e9 - (delay or 0)
     if serial_s is not None:
         return (median_s * threads - serial_s) / ops * 1e9
     delay = info.delay_ns(param) if info.delay_ns else 0

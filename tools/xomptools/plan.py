@@ -49,6 +49,9 @@ QUICK_PARAMS = {
     # yields to its partner there, 240 ns after; the test class's 32
     # barriers made xomp's barrier look 4x libgomp's).
     "micro-scale": ("create", "barrier,200000", "parallel,100000", "fib,18", "regions,100,3"),
+    # Its test class, and a barrier after uneven work long enough that the
+    # waiters' spin budgets have adapted (some 0.3 s).
+    "micro-syncbench": ("barrier,2000", "parallel,2000", "handoff,2000", "imbalance,1000,300"),
 }
 
 # --group NAME: a set of kernels and the runtimes that compare them (the
