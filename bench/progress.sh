@@ -18,7 +18,10 @@
 #   (e) micro-idle 2000 (ms) at 4 threads: context switches per second and
 #       CPU use of the idle members; with strace installed, the futex
 #       system calls of one whole run per runtime (strace -f -c);
-#   (f) stencil 512,2000 at 2, 4 and 8 threads, time per sweep.
+#   (f) stencil 512,2000 at 2, 4 and 8 threads, time per sweep;
+#   (g) micro-syncbench imbalance (a barrier after one thread's 300 us or
+#       3 ms of work) at 2, 4 and 8 threads: the barrier's time beyond
+#       the work.
 #
 # Fixed repetition counts inside each run keep a run at 0.05-0.5 s; with
 # more threads than cores a barrier costs tens of microseconds, hence
@@ -28,7 +31,7 @@
 # system libgomp, LD_PRELOAD=libomp.so.5 for LLVM, LD_LIBRARY_PATH=BUILD/lib
 # for xomp.  Every run must verify and name the runtime it was meant for; a
 # failed or timed-out run makes its cell FAIL.  Progress goes to stderr.
-# About 2 minutes with 7 repetitions on a quiet 2-core machine
+# About 3 minutes with 7 repetitions on a quiet 2-core machine
 # (KEEP_TMP=1 keeps the raw values in the temporary folder it names).
 set -u -o pipefail
 
@@ -206,6 +209,13 @@ measure 4 "" micro-idle 2000 idle.ctxsw 'metric / time_s' idle.cpu 'cpu_ms / (ti
 for threads in 2 4 8; do
     measure "$threads" "" stencil 512,2000 "stencil.$threads" 'time_s / tasks * 1e6'
 done
+# (g) a barrier after uneven work: 300 us and 3 ms, us beyond the work.
+for threads in 2 4 8; do
+    measure "$threads" "" micro-syncbench imbalance,1000,300 "imbalance300.$threads" \
+        'time_s / tasks * 1e6 - 300'
+    measure "$threads" "" micro-syncbench imbalance,100,3000 "imbalance3000.$threads" \
+        'time_s / tasks * 1e6 - 3000'
+done
 
 # futex calls of one whole micro-idle run per runtime, under strace.
 futex_line=""
@@ -241,6 +251,10 @@ row idle.ctxsw "micro-idle 2000 ms: context switches of idle members" 4 "" "/s"
 row idle.cpu "micro-idle 2000 ms: CPU of idle members" 4 "" "% of a core"
 [ -n "$futex_line" ] && rows+=("$futex_line")
 for threads in 2 4 8; do row "stencil.$threads" "stencil 512x512, one sweep" "$threads" "" us; done
+for threads in 2 4 8; do
+    row "imbalance300.$threads" "barrier after 300 us of uneven work (beyond it)" "$threads" "" us
+    row "imbalance3000.$threads" "barrier after 3 ms of uneven work (beyond it)" "$threads" "" us
+done
 
 elapsed=$(($(date +%s) - start))
 echo "## Progress numbers"

@@ -345,10 +345,16 @@ bool xomp_idle_pause(struct xomp_idle *idle)
         return false;
     }
     /* Spinning did not end the wait: let other threads have the CPU (a
-     * thread we wait for may be queued behind us), for a while. */
+     * thread we wait for may be queued behind us), for a while.  While
+     * threads outnumber CPUs (and yields are still worth it) the spin
+     * above is cut short, but the wait goes on yielding for the thread's
+     * adapted budget: each yield hands the CPU to the threads queued on
+     * it, and a waiter that is still awake sees its event at its next
+     * turn instead of costing a wake-up (README.md, "The budget"). */
     uint32_t most = yields_max();
+    bool crowded_yields = most && most < YIELDS_MAX && waited < idle->spin->budget_ns;
     if (idle->yields < most || (most == YIELDS_MAX && waited < YIELD_PHASE_NS) ||
-        idle->spin->keep_awake) {
+        crowded_yields || idle->spin->keep_awake) {
         idle->yields++;
         idle->polls = 0; /* poll once after each yield, then yield again */
         sched_yield();
