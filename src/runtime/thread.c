@@ -153,7 +153,8 @@ static void dock_wait(struct xomp_thread *thr)
     struct xomp_thread *master = atomic_load_explicit(&thr->launched_by, memory_order_relaxed);
     if (master)
         idle.partner = &master->waker;
-    idle.sleep_at_once = thr->dock_crowded;
+    idle.sleep_at_once = thr->dock_mode == XOMP_DOCK_SLEEP;
+    idle.yield_not_spin = thr->dock_mode == XOMP_DOCK_YIELD;
     while (!dock_recheck(thr))
         xomp_idle_step(&idle, dock_recheck, thr);
     xomp_idle_end(&idle);

@@ -70,9 +70,12 @@ struct xomp_thread {
     bool exit_requested;
     /* ... by a thread that waits for it to exit (NULL: nobody waits). */
     struct xomp_pool_exit *exit_wait;
-    /* Its last team had more members than there are CPUs: they all dock
-     * at once, so it sleeps there without spinning. */
-    bool dock_crowded;
+    /* How it waits in its dock after its last team: that team had more
+     * members than there are CPUs, and they all dock at once, so it does
+     * not spin there: it yields for its dock budget (a yield gives the
+     * CPU to any thread that wants it, the master's serial code first),
+     * or, past XOMP_YIELDERS_PER_CPU_MAX members a CPU, sleeps at once. */
+    enum xomp_dock_mode { XOMP_DOCK_SPIN, XOMP_DOCK_YIELD, XOMP_DOCK_SLEEP } dock_mode;
 
     /* ---- identity and bookkeeping (rarely touched) ---- */
     /* Creation number, 0 for the initial thread: the "global thread

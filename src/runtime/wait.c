@@ -88,7 +88,7 @@ void xomp_wake(struct xomp_waker *w)
 /* The yield phase: this many yields, and at least until this much time has
  * passed since the wait began, before sleeping (fewer yields when threads
  * outnumber CPUs: yields_max). */
-#define YIELDS_MAX 16u
+#define YIELDS_MAX XOMP_YIELDERS_PER_CPU_MAX
 #define YIELD_PHASE_NS 20000u
 
 void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xomp_spin *spin,
@@ -108,6 +108,7 @@ void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xo
     idle->yields = 0;
     idle->slept = false;
     idle->sleep_at_once = false;
+    idle->yield_not_spin = false;
     idle->kept_awake = false;
     /* Where we wait, for waiters that wait for us (spin_budget).  glibc
      * reads it from the rseq area: a load.  relaxed: advice; stored only
@@ -331,6 +332,14 @@ bool xomp_idle_pause(struct xomp_idle *idle)
     uint64_t waited = now - idle->start_ns;
     if (idle->sleep_at_once || (!xomp_cfg.spin_ns && !idle->spin->keep_awake))
         return true; /* sleep_at_once; OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0 */
+    if (idle->yield_not_spin) {
+        if (waited >= idle->spin->budget_ns)
+            return true;
+        idle->yields++;
+        idle->polls = 0;
+        sched_yield();
+        return false;
+    }
     if (waited < spin_budget(idle, now)) {
         /* A long spin only waits on a free CPU: past the start budget it
          * lets any other thread that wants this CPU run, every

@@ -126,8 +126,17 @@ struct xomp_idle {
      * xomp_idle_begin): for waits that many threads enter at once, where
      * spinning only takes the CPU from the others. */
     bool sleep_at_once;
+    /* Yield instead of spinning, for the thread's adapted budget, then
+     * sleep (set by the caller after xomp_idle_begin): for waits among
+     * more threads than CPUs that the process's busy count does not show
+     * (the members of a crowded team, docked after its region). */
+    bool yield_not_spin;
     bool kept_awake;   /* spin->keep_awake held at the last pause */
 };
+
+/* Past this many busy threads a CPU a wait does not yield: a yield would
+ * circle a long run queue, and sleeping is cheaper (wait.c). */
+#define XOMP_YIELDERS_PER_CPU_MAX 16u
 
 /* Start a wait.  `spin` is the calling thread's adaptive budget, `waker`
  * its waker, `kind` how it sleeps. */
