@@ -41,6 +41,8 @@ enum xomp_wait_policy { XOMP_WAIT_DEFAULT, XOMP_WAIT_ACTIVE, XOMP_WAIT_PASSIVE }
  * of the development machine, 30-40 on recent Intel cores, so libgomp's
  * default of 300,000 spins lasts some 9 ms, about xomp's default spin. */
 #define XOMP_NS_PER_GOMP_SPIN 30u
+/* The default XOMP_SPIN_US: libgomp's 300,000 spins, 9 ms. */
+#define XOMP_SPIN_DEFAULT_NS (300000ull * XOMP_NS_PER_GOMP_SPIN)
 /* XOMP_DLB_STEAL=half: a thief takes half of its victim's queued tasks
  * (sched/steal.c). */
 #define XOMP_DLB_STEAL_HALF 0u

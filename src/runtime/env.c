@@ -676,8 +676,7 @@ void xomp_config_init(void)
     c->icv.bind = XOMP_BIND_FALSE;
     c->icv.default_device = 0;
     c->wait_policy = XOMP_WAIT_DEFAULT;
-    /* libgomp's 300,000 spins, 9 ms: src/runtime/README.md, "The budget". */
-    c->spin_ns = 300000ull * XOMP_NS_PER_GOMP_SPIN;
+    c->spin_ns = XOMP_SPIN_DEFAULT_NS; /* src/runtime/README.md, "The budget" */
     c->spin_ns_oversubscribed = 2 * 1000;   /* threads outnumber CPUs: yield soon */
     c->queue_size = 256;
     c->solo = XOMP_SOLO_RUN;             /* measured faster: docs/team-of-one.md */

@@ -309,6 +309,17 @@ static uint32_t yields_max(void)
     return YIELDS_MAX / (per_cpu ? per_cpu : 1);
 }
 
+/* How long a wait among more threads than CPUs goes on yielding: its
+ * adapted budget -- but an endless one (OMP_WAIT_POLICY=active) yields
+ * for the default budget only, and then sleeps, as libgomp's spin is
+ * throttled once its threads outnumber the CPUs. */
+static uint64_t crowded_yield_budget(const struct xomp_idle *idle)
+{
+    uint64_t budget = idle->spin->budget_ns;
+    return xomp_cfg.spin_ns == UINT64_MAX && budget > XOMP_SPIN_DEFAULT_NS ? XOMP_SPIN_DEFAULT_NS
+                                                                             : budget;
+}
+
 bool xomp_idle_pause(struct xomp_idle *idle)
 {
     if (++idle->polls % POLLS_PER_CLOCK_READ != 1) {
@@ -333,7 +344,7 @@ bool xomp_idle_pause(struct xomp_idle *idle)
     if (idle->sleep_at_once || (!xomp_cfg.spin_ns && !idle->spin->keep_awake))
         return true; /* sleep_at_once; OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0 */
     if (idle->yield_not_spin) {
-        if (waited >= idle->spin->budget_ns)
+        if (waited >= crowded_yield_budget(idle))
             return true;
         idle->yields++;
         idle->polls = 0;
@@ -361,7 +372,7 @@ bool xomp_idle_pause(struct xomp_idle *idle)
      * it, and a waiter that is still awake sees its event at its next
      * turn instead of costing a wake-up (README.md, "The budget"). */
     uint32_t most = yields_max();
-    bool crowded_yields = most && most < YIELDS_MAX && waited < idle->spin->budget_ns;
+    bool crowded_yields = most && most < YIELDS_MAX && waited < crowded_yield_budget(idle);
     if (idle->yields < most || (most == YIELDS_MAX && waited < YIELD_PHASE_NS) ||
         crowded_yields || idle->spin->keep_awake) {
         idle->yields++;

@@ -10,17 +10,19 @@
  *     length ends in the spin, without sleeping (a 200 us cap slept at
  *     every such wait and paid a wake-up each time);
  *   - a wait longer than the cap halves the budget;
- *   - the budget never exceeds the cap (XOMP_SPIN_US).
+ *   - the budget never exceeds the cap (XOMP_SPIN_US);
+ *   - with OMP_WAIT_POLICY=active it is endless from the start.
  *
- * Timing only decides whether the waiter slept, and a loaded machine can
- * make a waiter miss a spin, so the spin checks take the best of a few
- * tries; the budget's values are checked exactly.
+ * The rule is checked on made-up waits (xomp_idle_end), exactly; two real
+ * waits check that it is the rule the waits use, with a few tries each,
+ * since a loaded machine can hold a waiter off its CPU.
  */
 #include "runtime/config.h"
 #include "runtime/thread.h"
 #include "runtime/wait.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -37,6 +39,7 @@ static int failures;
     } while (0)
 
 struct post {
+    _Atomic int waiting; /* the waiter is in its wait */
     _Atomic int flag;
     long delay_us;
     struct xomp_waker *waker; /* the waiter's */
@@ -45,6 +48,9 @@ struct post {
 static void *poster(void *arg)
 {
     struct post *p = arg;
+    /* The delay counts from the waiter's first look, not from our start. */
+    while (!atomic_load_explicit(&p->waiting, memory_order_acquire))
+        sched_yield();
     struct timespec ts = {p->delay_us / 1000000, p->delay_us % 1000000 * 1000};
     nanosleep(&ts, NULL);
     /* relaxed: the wake's fence orders it before the sleeping check. */
@@ -70,6 +76,9 @@ static bool wait_once(struct xomp_thread *self, long delay_us)
     }
     struct xomp_idle idle;
     xomp_idle_begin(&idle, &self->waker, &self->spin, XOMP_SLEEP_PLAIN);
+    /* The wait's clock starts at its first step. */
+    xomp_idle_step(&idle, posted, &p);
+    atomic_store_explicit(&p.waiting, 1, memory_order_release);
     while (!posted(&p))
         xomp_idle_step(&idle, posted, &p);
     bool slept = idle.slept;
@@ -78,44 +87,78 @@ static bool wait_once(struct xomp_thread *self, long delay_us)
     return slept;
 }
 
+/* End a made-up wait of `waited_ns` that slept or not, from a budget of
+ * `budget_ns`; returns the budget xomp_idle_end leaves. */
+static uint64_t end_wait(struct xomp_thread *self, uint64_t budget_ns, uint64_t waited_ns,
+                         bool slept)
+{
+    self->spin.budget_ns = budget_ns;
+    struct xomp_idle idle;
+    xomp_idle_begin(&idle, &self->waker, &self->spin, XOMP_SLEEP_PLAIN);
+    idle.began_ns = xomp_now_ns() - waited_ns;
+    idle.slept = slept;
+    xomp_idle_end(&idle);
+    return self->spin.budget_ns;
+}
+
 int main(void)
 {
     struct xomp_thread *self = xomp_self();
     uint64_t cap = xomp_cfg.spin_ns;
+    if (cap == UINT64_MAX) {
+        /* OMP_WAIT_POLICY=active (unit/spin_budget_active): endless from
+         * the start, not after waits have grown it. */
+        CHECK(self->spin.budget_ns == UINT64_MAX && self->dock_spin.budget_ns == UINT64_MAX,
+              "with an endless spin a new thread's budget is %llu ns",
+              (unsigned long long)self->spin.budget_ns);
+        printf("spin_budget (endless): %s\n", failures ? "FAILED" : "ok");
+        return failures != 0;
+    }
     CHECK(cap >= 2000000, "the default cap is %llu ns, expected milliseconds",
           (unsigned long long)cap);
     CHECK(self->spin.budget_ns == XOMP_SPIN_START_NS, "a new thread's budget is %llu ns, not %u",
           (unsigned long long)self->spin.budget_ns, XOMP_SPIN_START_NS);
 
-    /* A 600 us wait outlasts the start budget: it sleeps once, then the
-     * budget covers it and the same wait ends in the spin.  A try whose
-     * wait came late (a loaded machine) starts again from the start. */
-    bool grew = false;
+    /* The rule, on waits made up (xomp_idle_end reads only when the wait
+     * began and whether it slept). */
+    /* (2 x the wait: a little more than 1.2 ms, as the wait ends a moment
+     * after it was made up.) */
+    uint64_t covered = end_wait(self, XOMP_SPIN_START_NS, 600000, true);
+    CHECK(covered >= 1200000 && covered < 2200000,
+          "a 600 us wait that slept left the budget at %llu ns, not 1.2 ms",
+          (unsigned long long)covered);
+    CHECK(end_wait(self, 1200000, 50000, false) == 2400000,
+          "a wait that ended in the spin left the budget at %llu ns, not doubled",
+          (unsigned long long)self->spin.budget_ns);
+    CHECK(end_wait(self, cap - 1000, 50000, false) == cap,
+          "growth passed the cap: %llu ns", (unsigned long long)self->spin.budget_ns);
+    CHECK(end_wait(self, XOMP_SPIN_START_NS, cap - 1000, true) == cap,
+          "a wait just under the cap left the budget at %llu ns, not the cap",
+          (unsigned long long)self->spin.budget_ns);
+    CHECK(end_wait(self, 4000000, cap + 1000000, true) == 2000000,
+          "a wait past the cap left the budget at %llu ns, not halved",
+          (unsigned long long)self->spin.budget_ns);
+
+    /* And in a real wait: with a budget that covers it, a 600 us wait ends
+     * in the spin, without sleeping (a 200 us cap slept in every one).  A
+     * loaded machine can hold the waiter off its CPU past its budget, so
+     * one of five tries is enough. */
     int spun = 0;
     for (int try = 0; try < 5 && !spun; try++) {
-        self->spin.budget_ns = XOMP_SPIN_START_NS;
-        wait_once(self, 600);
-        if (self->spin.budget_ns < 1200000 || self->spin.budget_ns > cap)
-            continue;
-        grew = true;
+        self->spin.budget_ns = 2000000;
         spun += !wait_once(self, 600);
     }
-    CHECK(grew, "after a 600 us wait the budget is %llu ns, expected 1.2 ms to the cap",
-          (unsigned long long)self->spin.budget_ns);
-    CHECK(spun, "every 600 us wait slept although the budget (%llu ns) covers it",
-          (unsigned long long)self->spin.budget_ns);
+    CHECK(spun, "every 600 us wait slept although the budget covered it");
 
-    /* Waits that end while spinning let the budget grow, never past the cap. */
-    for (int i = 0; i < 20; i++)
-        wait_once(self, 100);
-    CHECK(self->spin.budget_ns <= cap, "the budget %llu ns passed the cap %llu ns",
-          (unsigned long long)self->spin.budget_ns, (unsigned long long)cap);
-
-    /* With a 1 ms cap, a 5 ms wait sleeps and halves the budget (waits
-     * can only come later than asked, so this needs no retry). */
+    /* A real wait past the cap sleeps and halves the budget (200 ms: long
+     * enough that even a loaded machine's yields end before it). */
     xomp_cfg.spin_ns = 1000000;
-    self->spin.budget_ns = 1000000;
-    CHECK(wait_once(self, 5000), "a 5 ms wait did not sleep under a 1 ms cap");
+    bool slept = false;
+    for (int try = 0; try < 3 && !slept; try++) {
+        self->spin.budget_ns = 1000000;
+        slept = wait_once(self, 200000);
+    }
+    CHECK(slept, "a 200 ms wait did not sleep under a 1 ms cap");
     CHECK(self->spin.budget_ns == 500000, "after a wait past the cap the budget is %llu ns, "
           "expected half of 1 ms", (unsigned long long)self->spin.budget_ns);
     xomp_cfg.spin_ns = cap;
