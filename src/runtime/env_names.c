@@ -25,6 +25,7 @@ static const char *const known[] = {
     "XOMP_STATS",         "XOMP_TOPOLOGY",       "XOMP_TASKLOOP",
     "XOMP_ILAN_MOLD",     "XOMP_ILAN_STRICT",    "XOMP_HOME_LAPSE_MS",
     "XOMP_REPLAY",        "XOMP_REPLAY_PRUNE",   "XOMP_REPLAY_PRUNE_RUNS",
+    "XOMP_YIELD_HANDS_OVER",
     /* retired */
     "XOMP_DLB_INTERVAL",  "XOMP_DLB_ROUND_START", "XOMP_DLB_VICTIMS",
     "XOMP_PLACEMENT",

@@ -448,7 +448,8 @@ void xomp_team_member_run(struct xomp_thread *thr, struct xomp_team *team, unsig
     thr->worker = NULL;
     thr->task = &thr->initial_task;
     thr->dock_mode = team->nthreads <= xomp_cfg.ncpus ? XOMP_DOCK_SPIN
-                     : team->nthreads <= XOMP_YIELDERS_PER_CPU_MAX * xomp_cfg.ncpus
+                     : xomp_yield_hands_over &&
+                             team->nthreads <= XOMP_YIELDERS_PER_CPU_MAX * xomp_cfg.ncpus
                          ? XOMP_DOCK_YIELD
                          : XOMP_DOCK_SLEEP;
     member_leave(team, id);

@@ -74,7 +74,8 @@ struct xomp_thread {
      * members than there are CPUs, and they all dock at once, so it does
      * not spin there: it yields for its dock budget (a yield gives the
      * CPU to any thread that wants it, the master's serial code first),
-     * or, past XOMP_YIELDERS_PER_CPU_MAX members a CPU, sleeps at once. */
+     * or, past XOMP_YIELDERS_PER_CPU_MAX members a CPU or where yields do
+     * not hand the CPU over (xomp_yield_hands_over), sleeps at once. */
     enum xomp_dock_mode { XOMP_DOCK_SPIN, XOMP_DOCK_YIELD, XOMP_DOCK_SLEEP } dock_mode;
 
     /* ---- identity and bookkeeping (rarely touched) ---- */

@@ -10,13 +10,17 @@
 #include <linux/membarrier.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 _Atomic bool xomp_oversubscribed;
 _Atomic unsigned xomp_docked_threads;
 bool xomp_heavy_fence_is_process_wide;
+bool xomp_yield_hands_over;
 
 uint64_t xomp_now_ns(void)
 {
@@ -37,8 +41,31 @@ static long membarrier(int cmd)
 #endif
 }
 
+/* Linux 6.6 and later schedule with EEVDF, where a thread that yields
+ * moves its deadline back and the others on its CPU run.  Under the older
+ * CFS a yield returns at once to a thread that is behind in virtual time
+ * -- one that waited while another worked -- which then keeps the CPU
+ * yielding until it caught up, several milliseconds of the worker's. */
+static bool kernel_yields_hand_over(void)
+{
+    struct utsname u;
+    unsigned major = 0, minor = 0;
+    if (uname(&u) != 0 || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+        return false;
+    return major > 6 || (major == 6 && minor >= 6);
+}
+
 void xomp_wait_init(void)
 {
+    /* XOMP_YIELD_HANDS_OVER=0|1, a test knob: take the other kernel's path. */
+    const char *yields = getenv("XOMP_YIELD_HANDS_OVER");
+    if (yields && (!strcmp(yields, "0") || !strcmp(yields, "1")))
+        xomp_yield_hands_over = yields[0] == '1';
+    else {
+        if (yields && *yields)
+            xomp_env_invalid("XOMP_YIELD_HANDS_OVER", yields, "what the kernel does");
+        xomp_yield_hands_over = kernel_yields_hand_over();
+    }
     const char *forced = getenv("XOMP_PUBLISH_FENCE");
     if (forced && forced[0] == '1' && forced[1] == '\0')
         return; /* test knob: publishers fence, sleepers use a plain fence */
@@ -372,7 +399,8 @@ bool xomp_idle_pause(struct xomp_idle *idle)
      * it, and a waiter that is still awake sees its event at its next
      * turn instead of costing a wake-up (README.md, "The budget"). */
     uint32_t most = yields_max();
-    bool crowded_yields = most && most < YIELDS_MAX && waited < crowded_yield_budget(idle);
+    bool crowded_yields = xomp_yield_hands_over && most && most < YIELDS_MAX &&
+                          waited < crowded_yield_budget(idle);
     if (idle->yields < most || (most == YIELDS_MAX && waited < YIELD_PHASE_NS) ||
         crowded_yields || idle->spin->keep_awake) {
         idle->yields++;

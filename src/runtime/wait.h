@@ -138,6 +138,14 @@ struct xomp_idle {
  * circle a long run queue, and sleeping is cheaper (wait.c). */
 #define XOMP_YIELDERS_PER_CPU_MAX 16u
 
+/* A yield gives the CPU to the other threads on it even when the yielder
+ * is behind them in the OS's accounting (Linux 6.6 and later, EEVDF), so
+ * that a wait may yield for its whole budget among more threads than
+ * CPUs; under older kernels such waits sleep after a few yields (wait.c,
+ * set by xomp_wait_init; XOMP_YIELD_HANDS_OVER=0|1, a test knob, sets
+ * it). */
+extern bool xomp_yield_hands_over;
+
 /* Start a wait.  `spin` is the calling thread's adaptive budget, `waker`
  * its waker, `kind` how it sleeps. */
 void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xomp_spin *spin,

@@ -6,7 +6,8 @@
 # every published task must wake a sleeper, deques of 2 tasks so most new
 # tasks run inline, publishers that fence instead of the sleepers'
 # process-wide barrier (XOMP_PUBLISH_FENCE=1), both barriers, tree arities,
-# odd and oversubscribed thread counts.  Usage: stress_matrix.sh BUILD_DIR
+# crowded waits that yield for their budget or sleep soon
+# (XOMP_YIELD_HANDS_OVER), odd and oversubscribed thread counts.  Usage: stress_matrix.sh BUILD_DIR
 set -u
 build=${1:?usage: stress_matrix.sh BUILD_DIR}
 programs=(test_stress_barrier_late_push test_stress_random_trees test_omp_task_fib test_stress_dep_counting)
@@ -47,6 +48,10 @@ for prog in "${programs[@]}"; do
         done
         run "$prog" OMP_NUM_THREADS=$threads XOMP_BARRIER_ARITY=4 XOMP_SPIN_US=0
         run "$prog" OMP_NUM_THREADS=$threads XOMP_MAX_DEPTH=2
+        # Waits among more threads than CPUs: yielding for the budget
+        # (Linux 6.6+) and sleeping after a few yields (older kernels).
+        run "$prog" OMP_NUM_THREADS=$threads XOMP_YIELD_HANDS_OVER=0
+        run "$prog" OMP_NUM_THREADS=$threads XOMP_YIELD_HANDS_OVER=1
     done
 done
 
