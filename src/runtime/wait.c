@@ -136,6 +136,8 @@ void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xo
     idle->slept = false;
     idle->sleep_at_once = false;
     idle->yield_not_spin = false;
+    idle->looked_ns = 0;
+    idle->look_due = false;
     idle->kept_awake = false;
     /* Where we wait, for waiters that wait for us (spin_budget).  glibc
      * reads it from the rseq area: a load.  relaxed: advice; stored only
@@ -368,6 +370,11 @@ bool xomp_idle_pause(struct xomp_idle *idle)
     }
     idle->kept_awake = idle->spin->keep_awake;
     uint64_t waited = now - idle->start_ns;
+    if (idle->kind == XOMP_SLEEP_TASKS && now - idle->began_ns >= XOMP_SPIN_START_NS &&
+        now - idle->looked_ns >= XOMP_SPIN_START_NS) {
+        idle->looked_ns = now;
+        idle->look_due = true;
+    }
     if (idle->sleep_at_once || (!xomp_cfg.spin_ns && !idle->spin->keep_awake))
         return true; /* sleep_at_once; OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0 */
     if (idle->yield_not_spin) {
@@ -413,8 +420,14 @@ bool xomp_idle_pause(struct xomp_idle *idle)
 
 void xomp_idle_step(struct xomp_idle *idle, bool (*recheck)(void *), void *arg)
 {
-    if (xomp_idle_pause(idle))
+    if (xomp_idle_pause(idle)) {
         sleep_step(idle, recheck, arg);
+    } else if (idle->look_due) {
+        /* A task waiter's recheck is a look (the caller's loop takes what
+         * it finds); its one effect, the watcher's role, is what we want. */
+        idle->look_due = false;
+        recheck(arg);
+    }
 }
 
 void xomp_idle_end(struct xomp_idle *idle)

@@ -22,11 +22,11 @@
  * blocked members.  When idle members see only tasks they are refused, one
  * of them stays awake as the team's *watcher* (the others sleep); if the
  * refused tasks it watches do not move for a lapse period (XOMP_HOME_LAPSE_MS,
- * at least a full spin and yield period), it marks their homes *lapsed* and
- * wakes every sleeper: a lapsed home admits everybody.
+ * at least a spin and yield period of 220 us), it marks their homes
+ * *lapsed* and wakes every sleeper: a lapsed home admits everybody.
  *
- * The lapse period is the longest of XOMP_HOME_LAPSE_MS, a full spin and
- * yield period, and a few times the longest task of the home seen so far
+ * The lapse period is the longest of XOMP_HOME_LAPSE_MS, a spin and yield
+ * period (sched/watch.c, lapse_period_ns), and a few times the longest task of the home seen so far
  * (`patience_ns`): a home whose members run long tasks is not lapsed while
  * they do.
  *
