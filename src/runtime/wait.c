@@ -370,6 +370,8 @@ bool xomp_idle_pause(struct xomp_idle *idle)
     }
     idle->kept_awake = idle->spin->keep_awake;
     uint64_t waited = now - idle->start_ns;
+    /* A task waiter's sleeper's look, due every start budget (wait.h,
+     * looked_ns; xomp_idle_step makes it). */
     if (idle->kind == XOMP_SLEEP_TASKS && now - idle->began_ns >= XOMP_SPIN_START_NS &&
         now - idle->looked_ns >= XOMP_SPIN_START_NS) {
         idle->looked_ns = now;
@@ -377,6 +379,7 @@ bool xomp_idle_pause(struct xomp_idle *idle)
     }
     if (idle->sleep_at_once || (!xomp_cfg.spin_ns && !idle->spin->keep_awake))
         return true; /* sleep_at_once; OMP_WAIT_POLICY=passive, XOMP_SPIN_US=0 */
+    /* A crowded team's dock (thread.h, dock_mode): yields, no spin. */
     if (idle->yield_not_spin) {
         if (waited >= crowded_yield_budget(idle))
             return true;
