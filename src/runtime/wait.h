@@ -120,9 +120,9 @@ struct xomp_idle {
     uint64_t start_ns; /* when the current idle stretch began (0: not read yet) */
     /* A task waiter that spins or yields long looks as a sleeper would
      * (its recheck) every XOMP_SPIN_START_NS, so that it takes up the
-     * watcher's role for tasks refused to it (sched/watch.h) as soon as
-     * it would have with the old 200 us spins, and at all under an
-     * endless spin (wait.c, xomp_idle_step). */
+     * watcher's role for tasks refused to it (sched/watch.h) within that
+     * time whatever its budget, an endless one included (wait.c,
+     * xomp_idle_step). */
     uint64_t looked_ns;
     bool look_due;
     uint64_t began_ns; /* when the wait began (for adapting the budget) */

@@ -175,6 +175,8 @@ def _sync_delay_ns(param):
     """imbalance's work per operation, taken out of its latency."""
     us = _field_int(param, 2) if _fields(param)[0] == "imbalance" else None
     return us * 1000 if us else None
+
+
 _SCALE_WHAT = {"create": "a new master's region: its threads started, team built",
                "barrier": "barrier", "parallel": "parallel region with one barrier",
                "fib": "fib task (a task per call)",
