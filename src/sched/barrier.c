@@ -187,12 +187,6 @@ static void note_moved(const struct tree_ctx *c)
     xomp_wake_task_waiter(&c->team->workers[0].thread->waker);
 }
 
-static bool tree_recheck(void *arg)
-{
-    struct tree_ctx *c = arg;
-    return xomp_task_has_work(c->thr, &barrier_any) || (!c->reported && children_reported(c)) ||
-           go_changed(c) || (c->backoff && backoff_over(c));
-}
 
 uint64_t xomp_barrier_interval(const struct xomp_thread *thr)
 {
@@ -245,15 +239,27 @@ static bool tree_released(const struct tree_ctx *c, uint64_t *g)
 }
 
 /* Has the root released the wave a non-root member reported, whether or
- * not the go has come down to it?  For a member that took a task: if the
- * task was created after the release by a member that left, the push
- * that published it (release) carries the root's store of `released`
- * before it, so this load sees it. */
+ * not the go has come down to it?  A waiting member looks here as well as
+ * in its go cell: the root's word reaches every member in one cache-line
+ * transfer, the go cells one tree level at a time (README, "Tree
+ * barrier").  For a member that took a task: if the task was created
+ * after the release by a member that left, the push that published it
+ * (release) carries the root's store of `released` before it, so this
+ * load sees it. */
 static bool tree_released_anywhere(const struct tree_ctx *c, uint64_t *g)
 {
     /* acquire: pairs with the root's release store (tree_wait). */
     *g = atomic_load_explicit(&c->team->bar.released, memory_order_acquire);
     return go_releases(*g, c->ticket);
+}
+
+static bool tree_recheck(void *arg)
+{
+    struct tree_ctx *c = arg;
+    uint64_t g;
+    return xomp_task_has_work(c->thr, &barrier_any) || (!c->reported && children_reported(c)) ||
+           go_changed(c) || (c->reported && c->w->id != 0 && tree_released_anywhere(c, &g)) ||
+           (c->backoff && backoff_over(c));
 }
 
 /* Returns the release's cancellation flags. */
@@ -284,13 +290,15 @@ static uint64_t tree_wait(struct xomp_thread *thr)
     if (n > 1)
         idle.partner = &team->workers[w->id ? (w->id - 1) / k : 1].thread->waker;
     for (;;) {
-        /* Released: leave before looking for a task, and give back one
+        /* Released (the go cell, or the root's word before the go comes
+         * down): leave before looking for a task, and give back one
          * taken while the release came.  Such a task was created after
          * the barrier by a member that left it: it belongs after the
          * barrier, and a program may need its creator's next task to run
          * beside it (README, "Leaving a released barrier"). */
         uint64_t g;
-        if (c.reported && w->id != 0 && tree_released(&c, &g))
+        if (c.reported && w->id != 0 &&
+            (tree_released(&c, &g) || tree_released_anywhere(&c, &g)))
             return tree_leave(&c, &idle, g);
         struct xomp_task *task = xomp_task_take_one(thr, &barrier_any);
         if (task) {

@@ -59,13 +59,17 @@ static inline uint64_t xomp_bar_ticket_of(uint64_t cell)
     return cell >> XOMP_BAR_TICKET_SHIFT;
 }
 
-/* Children per node of the tree: XOMP_BARRIER_ARITY, or by default 2 --
- * or, when the team has more threads than there are CPUs, 64.  A member
- * then moves only when the OS runs it, so every level of the tree costs a
- * round of the run queue (1,000 threads on 2 CPUs: 0.83 s for 60 barriers
- * with 2 children per node, 0.39 s with 16); the root's polling of more
- * children costs little beside that. */
-#define XOMP_BAR_ARITY 2
+/* Children per node of the tree: XOMP_BARRIER_ARITY, or by default 16 --
+ * or, when the team has more threads than there are CPUs, 64.  Every
+ * level of the gather costs a cache-line transfer on the way up (the
+ * release reaches everyone at once, README), so a flat tree is the
+ * fastest up to 16 cores (docs/scaling.md: a barrier of 16 threads on 16
+ * cores, 1.35 us with 16 children per node, 1.54 with 4, 1.93 with 2).
+ * With more threads than CPUs a member moves only when the OS runs it,
+ * so every level costs a round of the run queue (1,000 threads on 2
+ * CPUs: 0.83 s for 60 barriers with 2 children per node, 0.39 s with
+ * 16); the root's polling of more children costs little beside that. */
+#define XOMP_BAR_ARITY 16
 #define XOMP_BAR_ARITY_CROWDED 64
 unsigned xomp_barrier_arity(unsigned nthreads);
 

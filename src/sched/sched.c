@@ -194,7 +194,13 @@ struct xomp_task *xomp_sched_next(struct xomp_thread *thr, const struct xomp_sch
                          0) &&
         (t = xomp_pools_take_common(&team->pools, &tk)))
         return found_elsewhere(me, thr, t);
-    if ((t = xomp_steal(thr, &tk, STEAL_VICTIMS_PER_LOOK)))
+    /* No task went into any deque since the team barrier released (README,
+     * "Quiet phases"): no victim has one, so a poll skips the look and its
+     * fence (a barrier's waiter notices its release the sooner).  It sees
+     * the first publisher's clear at a later poll.  relaxed: a hint; a
+     * sleeper relies on xomp_sched_has_work's look instead. */
+    if (!(atomic_load_explicit(&team->sleepers, memory_order_relaxed) & XOMP_SLEEPERS_QUIET) &&
+        (t = xomp_steal(thr, &tk, STEAL_VICTIMS_PER_LOOK)))
         return found_elsewhere(me, thr, t);
     if (__builtin_expect(me->watching, 0))
         xomp_watch_poll(thr, &tk);
