@@ -167,6 +167,22 @@ struct xomp_config {
 
 extern struct xomp_config xomp_cfg;
 
+/* The spin of a first wait: XOMP_SPIN_START_NS, or spin_ns if lower.  An
+ * endless spin_ns (OMP_WAIT_POLICY=active) gives the start here: for
+ * periods that must end (sched/watch.c's lapse). */
+static inline uint64_t xomp_spin_start_ns(void)
+{
+    return xomp_cfg.spin_ns < XOMP_SPIN_START_NS ? xomp_cfg.spin_ns : XOMP_SPIN_START_NS;
+}
+
+/* Where a thread's spin budgets start: xomp_spin_start_ns(), except that
+ * an endless spin stays endless (active asks for the CPU from the first
+ * wait). */
+static inline uint64_t xomp_spin_budget_start_ns(void)
+{
+    return xomp_cfg.spin_ns == UINT64_MAX ? UINT64_MAX : xomp_spin_start_ns();
+}
+
 /* The test of every event site (profiler events, OMPT callbacks): one
  * well-predicted branch on a flag that is false unless a tool is attached
  * or events are recorded. */

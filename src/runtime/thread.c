@@ -53,9 +53,7 @@ static void state_start(struct xomp_thread *t)
     /* Budgets start short and grow only with waits that a longer spin
      * would have met (wait.c, xomp_idle_end); an endless spin
      * (OMP_WAIT_POLICY=active) is endless from the start. */
-    uint64_t start = xomp_cfg.spin_ns < XOMP_SPIN_START_NS || xomp_cfg.spin_ns == UINT64_MAX
-                         ? xomp_cfg.spin_ns
-                         : XOMP_SPIN_START_NS;
+    uint64_t start = xomp_spin_budget_start_ns();
     t->spin.budget_ns = t->dock_spin.budget_ns = t->lock_spin.budget_ns = start;
     /* relaxed: no other thread waits for this one yet (a late waker of
      * the thread that had the state only bumps seq, which is harmless). */

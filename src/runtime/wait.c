@@ -349,6 +349,16 @@ static uint64_t crowded_yield_budget(const struct xomp_idle *idle)
                                                                              : budget;
 }
 
+/* One yield of the yield phase (or of a crowded dock): give the CPU to
+ * whoever waits for it, then poll once before the next (polls = 0 makes
+ * the next pause read the clock). */
+static void yield_turn(struct xomp_idle *idle)
+{
+    idle->yields++;
+    idle->polls = 0;
+    sched_yield();
+}
+
 bool xomp_idle_pause(struct xomp_idle *idle)
 {
     if (++idle->polls % POLLS_PER_CLOCK_READ != 1) {
@@ -383,9 +393,7 @@ bool xomp_idle_pause(struct xomp_idle *idle)
     if (idle->yield_not_spin) {
         if (waited >= crowded_yield_budget(idle))
             return true;
-        idle->yields++;
-        idle->polls = 0;
-        sched_yield();
+        yield_turn(idle);
         return false;
     }
     if (waited < spin_budget(idle, now)) {
@@ -413,9 +421,7 @@ bool xomp_idle_pause(struct xomp_idle *idle)
                           waited < crowded_yield_budget(idle);
     if (idle->yields < most || (most == YIELDS_MAX && waited < YIELD_PHASE_NS) ||
         crowded_yields || idle->spin->keep_awake) {
-        idle->yields++;
-        idle->polls = 0; /* poll once after each yield, then yield again */
-        sched_yield();
+        yield_turn(idle);
         return false;
     }
     return true;

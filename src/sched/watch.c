@@ -40,14 +40,14 @@ void xomp_refusals_note(struct xomp_refusals *r, uint64_t where, uint64_t state,
  * lapses their homes: at least XOMP_HOME_LAPSE_MS, a spin and yield
  * period (an idle admitted member takes them within it), and a few times
  * the longest task of each home (home.h).  The spin is the budgets'
- * start, not their cap: an admitted member spinning longer looks at the
- * queues all along, and an endless spin (OMP_WAIT_POLICY=active) must not
- * make the lapse endless -- the watcher exists for admitted members that
- * are blocked, whatever they would spin. */
+ * start (xomp_spin_start_ns), not their cap: an admitted member spinning
+ * longer looks at the queues all along, and an endless spin
+ * (OMP_WAIT_POLICY=active) must not make the lapse endless -- the watcher
+ * exists for admitted members that are blocked, whatever they would
+ * spin. */
 static uint64_t lapse_period_ns(const struct xomp_refusals *r)
 {
-    uint64_t spin = xomp_cfg.spin_ns < XOMP_SPIN_START_NS ? xomp_cfg.spin_ns : XOMP_SPIN_START_NS;
-    uint64_t period = spin + YIELD_PHASE_NS;
+    uint64_t period = xomp_spin_start_ns() + YIELD_PHASE_NS;
     if (xomp_cfg.home_lapse_ns > period)
         period = xomp_cfg.home_lapse_ns;
     for (unsigned i = 0; i < r->nhomes; i++) {
