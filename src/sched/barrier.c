@@ -187,7 +187,6 @@ static void note_moved(const struct tree_ctx *c)
     xomp_wake_task_waiter(&c->team->workers[0].thread->waker);
 }
 
-
 uint64_t xomp_barrier_interval(const struct xomp_thread *thr)
 {
     /* Tree and pair: the ticket the next barrier starts with (at least 1,
