@@ -211,8 +211,17 @@ static uint64_t spin_budget(struct xomp_idle *idle, uint64_t now)
     uint64_t budget = idle->spin->budget_ns;
     if (budget > xomp_cfg.spin_ns)
         budget = idle->spin->budget_ns = xomp_cfg.spin_ns; /* XOMP_SPIN_US lowered */
-    if (budget > xomp_cfg.spin_ns_oversubscribed && crowded())
+    if (budget > xomp_cfg.spin_ns_oversubscribed && crowded()) {
         budget = xomp_cfg.spin_ns_oversubscribed;
+        /* A wait counted in a quiet team (no task queued since its barrier
+         * released, src/sched/README.md "Quiet phases") waits for other
+         * members to arrive, who need a CPU: no spin at all.  The short
+         * spin is for tasks queued a few microseconds later.  relaxed:
+         * advice. */
+        if (idle->sleepers &&
+            atomic_load_explicit(idle->sleepers, memory_order_relaxed) & XOMP_SLEEPERS_QUIET)
+            budget = 0;
+    }
     if (idle->partner && budget) {
         /* relaxed: advice; a stale CPU only costs a spin or a yield. */
         int32_t theirs = atomic_load_explicit(&idle->partner->cpu, memory_order_relaxed);

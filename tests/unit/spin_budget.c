@@ -11,7 +11,10 @@
  *     every such wait and paid a wake-up each time);
  *   - a wait longer than the cap halves the budget;
  *   - the budget never exceeds the cap (XOMP_SPIN_US);
- *   - with OMP_WAIT_POLICY=active it is endless from the start.
+ *   - with OMP_WAIT_POLICY=active it is endless from the start;
+ *   - while threads outnumber CPUs a wait spins a little before its
+ *     first yield, except a wait counted in a quiet team (no task queued
+ *     since its barrier released), which yields at its first look.
  *
  * The rule is checked on made-up waits (xomp_idle_end), exactly; two real
  * waits check that it is the rule the waits use, with a few tries each,
@@ -162,6 +165,27 @@ int main(void)
     CHECK(self->spin.budget_ns == 500000, "after a wait past the cap the budget is %llu ns, "
           "expected half of 1 ms", (unsigned long long)self->spin.budget_ns);
     xomp_cfg.spin_ns = cap;
+
+    /* Among more threads than CPUs: the first look of a wait spins (a
+     * pause, no yield) unless the team it is counted in is quiet.  (The
+     * process counts as crowded through the flag the runtime sets when
+     * its busy threads outnumber the CPUs.) */
+    atomic_store_explicit(&xomp_oversubscribed, true, memory_order_relaxed);
+    self->spin.budget_ns = XOMP_SPIN_START_NS;
+    _Atomic uint64_t sleepers;
+    const uint64_t words[2] = {0, XOMP_SLEEPERS_QUIET};
+    for (int quiet = 0; quiet < 2; quiet++) {
+        atomic_store_explicit(&sleepers, words[quiet], memory_order_relaxed);
+        struct xomp_idle idle;
+        xomp_idle_begin(&idle, &self->waker, &self->spin, XOMP_SLEEP_TASKS);
+        xomp_idle_count_in(&idle, &sleepers, NULL);
+        bool sleep = xomp_idle_pause(&idle);
+        bool yielded = sleep || idle.yields > 0;
+        CHECK(yielded == (quiet == 1), "crowded, %s team: the first look %s",
+              quiet ? "a quiet" : "a busy", yielded ? "yielded" : "spun");
+        xomp_idle_end(&idle);
+    }
+    atomic_store_explicit(&xomp_oversubscribed, false, memory_order_relaxed);
 
     printf("spin_budget: %s\n", failures ? "FAILED" : "ok");
     return failures != 0;
