@@ -211,8 +211,9 @@ static uint64_t spin_budget(struct xomp_idle *idle, uint64_t now)
     uint64_t budget = idle->spin->budget_ns;
     if (budget > xomp_cfg.spin_ns)
         budget = idle->spin->budget_ns = xomp_cfg.spin_ns; /* XOMP_SPIN_US lowered */
-    if (budget > xomp_cfg.spin_ns_oversubscribed && crowded()) {
-        budget = xomp_cfg.spin_ns_oversubscribed;
+    if (budget && crowded()) {
+        if (budget > xomp_cfg.spin_ns_oversubscribed)
+            budget = xomp_cfg.spin_ns_oversubscribed;
         /* A wait counted in a quiet team (no task queued since its barrier
          * released, src/sched/README.md "Quiet phases") waits for other
          * members to arrive, who need a CPU: no spin at all.  The short
