@@ -26,9 +26,9 @@
  * *lapsed* and wakes every sleeper: a lapsed home admits everybody.
  *
  * The lapse period is the longest of XOMP_HOME_LAPSE_MS, a spin and yield
- * period (sched/watch.c, lapse_period_ns), and a few times the longest task of the home seen so far
- * (`patience_ns`): a home whose members run long tasks is not lapsed while
- * they do.
+ * period (sched/watch.c, lapse_period_ns), and a few times the longest
+ * task of the home seen so far (`patience_ns`): a home whose members run
+ * long tasks is not lapsed while they do.
  *
  * Lifetime: home objects are read by thieves through task slots that may
  * be stale (the answer counts only if the steal's compare-and-swap then
