@@ -104,18 +104,33 @@ void xomp_wake(struct xomp_waker *w)
 
 /* Polls between reads of the clock while spinning. */
 #define POLLS_PER_CLOCK_READ 64
-/* Clock reads between the yields of a spin past its start budget: a
- * yield every 15-20 us costs a waiter a few percent of its CPU (a yield
- * is a system call of about 0.75 us); one at every read delayed the end
- * of 300 us waits by a microsecond. */
-#define CLOCK_READS_PER_YIELD 8
+/* Yields of a spin.  A spin lets any other thread that wants its CPU
+ * run, every CLOCK_READS_PER_YIELD clock reads (128 polls, some 5-10 us),
+ * from its start and also when endless (OMP_WAIT_POLICY=active).  Threads
+ * of other processes may share the CPUs without the process's own count
+ * showing it (programs side by side, MPI ranks that each run a team):
+ * there a pause-only spin holds a CPU the thread it waits for needs.  Four
+ * test programs at once on 16 cores (88 threads) finished in 0.4-1.6 s
+ * so, and not in 20 s with yields only past 200 us (libomp, whose spins
+ * yield as often: 1.3-4.2 s; docs/progress.md).  On a free CPU a yield is
+ * a system call of about 0.5-1 us.
+ * But where the others on the CPU compute instead of waiting, a yield
+ * gives one of them a whole slice (milliseconds) and the waiter sees its
+ * event that much later: a yield that took YIELD_GAVE_SLICE_NS or more
+ * makes the thread's spins keep the CPU for their first
+ * XOMP_SPIN_START_NS, for YIELD_SLICE_MEMORY_NS, before they yield again
+ * (2 CPUs shared with 4 busy loops: 2-thread test programs 1.8-2.9x faster
+ * than with early yields always). */
+#define CLOCK_READS_PER_YIELD 2
+#define YIELD_GAVE_SLICE_NS 500000u
+#define YIELD_SLICE_MEMORY_NS 100000000u
 /* The shortest spin budget adaptation leaves (a hand-off between two
  * running threads takes well under this). */
 #define SPIN_MIN_NS 2000u
 /* The yield phase: this many yields, and at least until this much time has
  * passed since the wait began, before sleeping (fewer yields when threads
  * outnumber CPUs: yields_max). */
-#define YIELDS_MAX XOMP_YIELDERS_PER_CPU_MAX
+#define YIELDS_MAX 16u
 #define YIELD_PHASE_NS 20000u
 
 void xomp_idle_begin(struct xomp_idle *idle, struct xomp_waker *waker, struct xomp_spin *spin,
@@ -332,12 +347,30 @@ static void sleep_step(struct xomp_idle *idle, bool (*recheck)(void *), void *ar
     xomp_idle_reset(idle);
 }
 
+/* Did a yield of a spin give the CPU to a thread that computed, lately
+ * ("Yields of a spin")? */
+static bool yields_give_slices(const struct xomp_spin *spin, uint64_t now)
+{
+    return spin->yield_gave_slice_ns && now - spin->yield_gave_slice_ns < YIELD_SLICE_MEMORY_NS;
+}
+
+/* A spin's yield (`now`: the clock read just before), timed. */
+static void spin_yield(struct xomp_spin *spin, uint64_t now)
+{
+    sched_yield();
+    uint64_t after = xomp_now_ns();
+    if (after - now >= YIELD_GAVE_SLICE_NS)
+        spin->yield_gave_slice_ns = after;
+    else if (after - now < YIELD_GAVE_SLICE_NS / 8)
+        spin->yield_gave_slice_ns = 0;
+}
+
 /* Yields before sleeping.  With c threads busy per CPU one yield lets
  * the c - 1 others run (each for a slice, or until it yields or sleeps
- * too): the yields of a wait pass the CPU around YIELDS_MAX / c times, so
- * that a thread we wait for that shares our CPU runs before we sleep --
- * and none past YIELDS_MAX threads a CPU, where sleeping is cheaper than
- * circling the run queue (1,000 threads on 2 CPUs: a yield lets 500 run). */
+ * too): the yields of a wait pass the CPU around YIELDS_MAX / c times (at
+ * least once), so that a thread we wait for that shares our CPU runs
+ * before we sleep -- and none past XOMP_YIELDERS_PER_CPU_MAX threads a
+ * CPU, where sleeping is cheaper than circling the run queue. */
 static uint32_t yields_max(void)
 {
     /* relaxed: advice. */
@@ -345,7 +378,9 @@ static uint32_t yields_max(void)
         return YIELDS_MAX;
     unsigned per_cpu = atomic_load_explicit(&xomp_busy_threads, memory_order_relaxed) /
                        (xomp_cfg.ncpus ? xomp_cfg.ncpus : 1);
-    return YIELDS_MAX / (per_cpu ? per_cpu : 1);
+    if (per_cpu > XOMP_YIELDERS_PER_CPU_MAX)
+        return 0;
+    return per_cpu < YIELDS_MAX ? YIELDS_MAX / (per_cpu ? per_cpu : 1) : 1;
 }
 
 /* How long a wait among more threads than CPUs goes on yielding: its
@@ -407,14 +442,12 @@ bool xomp_idle_pause(struct xomp_idle *idle)
         return false;
     }
     if (waited < spin_budget(idle, now)) {
-        /* A long spin only waits on a free CPU: past the start budget it
-         * lets any other thread that wants this CPU run, every
-         * CLOCK_READS_PER_YIELD clock reads (src/runtime/README.md, "The
-         * budget").  Not an endless spin (OMP_WAIT_POLICY=active): that
-         * one asked for the CPU. */
-        if (waited >= XOMP_SPIN_START_NS && xomp_cfg.spin_ns != UINT64_MAX &&
-            idle->polls / POLLS_PER_CLOCK_READ % CLOCK_READS_PER_YIELD == 0)
-            sched_yield();
+        /* A spin only waits on a CPU nobody else wants: every
+         * CLOCK_READS_PER_YIELD clock reads it lets any other thread run
+         * (src/runtime/README.md, "The budget"). */
+        if (idle->polls > 1 && idle->polls / POLLS_PER_CLOCK_READ % CLOCK_READS_PER_YIELD == 0 &&
+            (waited >= XOMP_SPIN_START_NS || !yields_give_slices(idle->spin, now)))
+            spin_yield(idle->spin, now);
         else
             xomp_cpu_relax();
         return false;

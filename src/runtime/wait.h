@@ -62,6 +62,11 @@ struct xomp_spin {
      * given up when the thread finds work or its wait ends (sched/notify.c,
      * xomp_notify_pass_token) or in its next announcement (wait.c). */
     bool waking;
+    /* When a yield of this thread's spin last gave the CPU away for long
+     * (a thread that computes got a slice): its spins then keep the CPU
+     * for their start budget before they yield (wait.c, "Yields of a
+     * spin").  0: never, or a yield since came back at once. */
+    uint64_t yield_gave_slice_ns;
 };
 
 /* When this thread last moved itself off a CPU it found shared with the
@@ -142,8 +147,11 @@ struct xomp_idle {
 };
 
 /* Past this many busy threads a CPU a wait does not yield: a yield would
- * circle a long run queue, and sleeping is cheaper (wait.c). */
-#define XOMP_YIELDERS_PER_CPU_MAX 16u
+ * circle a long run queue, and sleeping is cheaper (wait.c).  Measured on
+ * 2 CPUs (Linux 6.x): yielding beat sleeping up to 250 threads a CPU
+ * (regions 1.5-2.3x, barriers 1.8-4.5x faster from 20 to 250), and lost
+ * 7% at 500 (docs/progress.md). */
+#define XOMP_YIELDERS_PER_CPU_MAX 256u
 
 /* A yield gives the CPU to the other threads on it even when the yielder
  * is behind them in the OS's accounting (Linux 6.6 and later, EEVDF), so

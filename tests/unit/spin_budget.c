@@ -14,7 +14,11 @@
  *   - with OMP_WAIT_POLICY=active it is endless from the start;
  *   - while threads outnumber CPUs a wait spins a little before its
  *     first yield, except a wait counted in a quiet team (no task queued
- *     since its barrier released), which yields at its first look.
+ *     since its barrier released), which yields at its first look -- and
+ *     sleeps at once past XOMP_YIELDERS_PER_CPU_MAX threads a CPU;
+ *   - a spin yields within its first few hundred polls, unless a yield
+ *     of the thread's lately gave a slice away (then not before
+ *     XOMP_SPIN_START_NS).
  *
  * The rule is checked on made-up waits (xomp_idle_end), exactly; two real
  * waits check that it is the rule the waits use, with a few tries each,
@@ -185,7 +189,49 @@ int main(void)
               quiet ? "a quiet" : "a busy", yielded ? "yielded" : "spun");
         xomp_idle_end(&idle);
     }
+    /* Past XOMP_YIELDERS_PER_CPU_MAX busy threads a CPU the quiet wait
+     * sleeps at its first look; at 20 a CPU it yields. */
+    unsigned busy = atomic_load_explicit(&xomp_busy_threads, memory_order_relaxed);
+    const unsigned per_cpu[2] = {20, XOMP_YIELDERS_PER_CPU_MAX + 1};
+    atomic_store_explicit(&sleepers, XOMP_SLEEPERS_QUIET, memory_order_relaxed);
+    for (int i = 0; i < 2; i++) {
+        atomic_store_explicit(&xomp_busy_threads, per_cpu[i] * xomp_cfg.ncpus,
+                              memory_order_relaxed);
+        struct xomp_idle idle;
+        xomp_idle_begin(&idle, &self->waker, &self->spin, XOMP_SLEEP_TASKS);
+        xomp_idle_count_in(&idle, &sleepers, NULL);
+        bool sleep = xomp_idle_pause(&idle);
+        CHECK(sleep == (i == 1) && (idle.yields > 0) == (i == 0),
+              "crowded, %u threads a CPU: the first look %s", per_cpu[i],
+              sleep ? "went to sleep" : idle.yields ? "yielded" : "spun");
+        xomp_idle_end(&idle);
+    }
+    atomic_store_explicit(&xomp_busy_threads, busy, memory_order_relaxed);
     atomic_store_explicit(&xomp_oversubscribed, false, memory_order_relaxed);
+
+    /* The yields of a spin, seen through the thread's record of its last
+     * timed yield (1: a value no yield leaves).  A spin of 300 polls (well
+     * under XOMP_SPIN_START_NS unless the waiter is held off its CPU: a
+     * few tries) yields at least once when no yield of the thread gave a
+     * slice away lately, and never when one just did. */
+    for (int recent = 0; recent < 2; recent++) {
+        bool ok = false;
+        for (int try = 0; try < 5 && !ok; try++) {
+            self->spin.budget_ns = XOMP_SPIN_START_NS;
+            uint64_t start = xomp_now_ns();
+            uint64_t mark = recent ? start : 1;
+            self->spin.yield_gave_slice_ns = mark;
+            struct xomp_idle idle;
+            xomp_idle_begin(&idle, &self->waker, &self->spin, XOMP_SLEEP_PLAIN);
+            for (int poll = 0; poll < 300; poll++)
+                (void)xomp_idle_pause(&idle);
+            bool yielded = self->spin.yield_gave_slice_ns != mark;
+            ok = xomp_now_ns() - start < XOMP_SPIN_START_NS && yielded == !recent;
+            xomp_idle_end(&idle);
+        }
+        CHECK(ok, "a spin of 300 polls %s", recent ? "yielded although a yield just gave a slice away"
+                                                   : "did not yield");
+    }
 
     printf("spin_budget: %s\n", failures ? "FAILED" : "ok");
     return failures != 0;
