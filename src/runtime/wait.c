@@ -112,7 +112,7 @@ void xomp_wake(struct xomp_waker *w)
  * there a pause-only spin holds a CPU the thread it waits for needs.  Four
  * test programs at once on 16 cores (88 threads) finished in 0.4-1.6 s
  * so, and not in 20 s with yields only past 200 us (libomp, whose spins
- * yield as often: 1.3-4.2 s; docs/progress.md).  On a free CPU a yield is
+ * yield as often: 1.3-4.5 s; docs/progress.md).  On a free CPU a yield is
  * a system call of about 0.5-1 us.
  * But where the others on the CPU compute instead of waiting, a yield
  * gives one of them a whole slice (milliseconds) and the waiter sees its

@@ -149,8 +149,8 @@ struct xomp_idle {
 /* Past this many busy threads a CPU a wait does not yield: a yield would
  * circle a long run queue, and sleeping is cheaper (wait.c).  Measured on
  * 2 CPUs (Linux 6.x): yielding beat sleeping up to 250 threads a CPU
- * (regions 1.5-2.3x, barriers 1.8-4.5x faster from 20 to 250), and lost
- * 7% at 500 (docs/progress.md). */
+ * (regions 1.3-3x, barriers 1.4-2.9x faster from 20 to 250 a CPU), and
+ * lost 7% at 500 (docs/progress.md). */
 #define XOMP_YIELDERS_PER_CPU_MAX 256u
 
 /* A yield gives the CPU to the other threads on it even when the yielder
