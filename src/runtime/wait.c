@@ -218,6 +218,19 @@ static bool hop_off(struct xomp_idle *idle, int32_t cpu, uint64_t now)
     return xomp_cpus_hop_off(cpu, &idle->waker->cpu);
 }
 
+/* The CPU that the thread we mostly wait for shares with us (each waiter
+ * publishes its own), or -1. */
+static int32_t cpu_shared_with_partner(const struct xomp_idle *idle)
+{
+    if (!idle->partner)
+        return -1;
+    /* relaxed: advice; a stale CPU only costs a spin or a yield. */
+    int32_t theirs = atomic_load_explicit(&idle->partner->cpu, memory_order_relaxed);
+    return theirs >= 0 && theirs == atomic_load_explicit(&idle->waker->cpu, memory_order_relaxed)
+               ? theirs
+               : -1;
+}
+
 /* The spin budget of this wait: the thread's adapted budget, cut short
  * when threads outnumber CPUs, or when the thread we wait for runs on our
  * own CPU (spinning would only keep it off) and we cannot move away. */
@@ -238,15 +251,25 @@ static uint64_t spin_budget(struct xomp_idle *idle, uint64_t now)
             atomic_load_explicit(idle->sleepers, memory_order_relaxed) & XOMP_SLEEPERS_QUIET)
             budget = 0;
     }
-    if (idle->partner && budget) {
-        /* relaxed: advice; a stale CPU only costs a spin or a yield. */
-        int32_t theirs = atomic_load_explicit(&idle->partner->cpu, memory_order_relaxed);
-        if (theirs >= 0 &&
-            theirs == atomic_load_explicit(&idle->waker->cpu, memory_order_relaxed) &&
-            !hop_off(idle, theirs, now))
+    if (budget) {
+        int32_t theirs = cpu_shared_with_partner(idle);
+        if (theirs >= 0 && !hop_off(idle, theirs, now))
             budget = 0;
     }
     return budget;
+}
+
+/* Does the first look of a wait only pause?  Then it reads no clock: a
+ * wait that ends within POLLS_PER_CLOCK_READ polls (a barrier among
+ * running threads, a hand-off) costs no clock read at its start and none
+ * at its end (xomp_idle_end learns nothing from it), some 40-60 ns each.
+ * Not where the first look may yield or sleep (xomp_idle_pause): a
+ * sleep_at_once or passive wait, a crowded dock, no spin budget, threads
+ * that outnumber CPUs, the thread we wait for on our CPU. */
+static bool first_look_only_pauses(const struct xomp_idle *idle)
+{
+    return !idle->sleep_at_once && xomp_cfg.spin_ns && !idle->yield_not_spin &&
+           idle->spin->budget_ns && !crowded() && cpu_shared_with_partner(idle) < 0;
 }
 
 /* We gave the waking token up in our announcement, and the recheck found
@@ -406,7 +429,8 @@ static void yield_turn(struct xomp_idle *idle)
 
 bool xomp_idle_pause(struct xomp_idle *idle)
 {
-    if (++idle->polls % POLLS_PER_CLOCK_READ != 1) {
+    if (++idle->polls % POLLS_PER_CLOCK_READ != 1 ||
+        (idle->polls == 1 && !idle->began_ns && first_look_only_pauses(idle))) {
         xomp_cpu_relax();
         return false;
     }

@@ -684,6 +684,14 @@ static uint64_t barrier_wait(struct xomp_thread *thr, int kind, const void *code
                                                                 : tree_wait(thr);
     xomp_sched_wait_over(thr); /* a watcher of homed tasks hands that over */
     thr->wait = outer;
+    /* The barrier ran every task that existed when it released.  What our
+     * deque holds now was created after the release by members that left
+     * (a task given back, a thief's extra steals: in a barrier anything
+     * may go into it, sched.c fits_own_deque): a descendant of none of our
+     * tasks, so the implicit task's floor starts above it, or a later
+     * taskwait would take it for one (task scheduling constraint 2).
+     * Other members still steal it. */
+    xomp_sched_mark(thr->task, thr->worker);
     XOMP_HOOK(XOMP_PROF_END_HOOKED(thr, XOMP_EV_BARRIER);
               xomp_ompt_sync_end(thr, (ompt_sync_region_t)kind, codeptr, ompt_saved));
     /* Every task of the team completed: the implicit task's dependence

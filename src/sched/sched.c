@@ -19,7 +19,9 @@
  * task on thr's stack must be that task's descendants (the floor of a
  * later wait relies on it), so only descendants of the task running here
  * go in -- or anything while the thread sits in a barrier with no task
- * above its implicit task (the barrier runs everything before it ends). */
+ * above its implicit task (the barrier runs everything that existed when
+ * it released, and what is left when it ends goes below the implicit
+ * task's new mark: barrier.c). */
 static bool fits_own_deque(struct xomp_thread *thr, const struct xomp_task *t)
 {
     struct xomp_task *cur = thr->task;

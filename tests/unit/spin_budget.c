@@ -18,7 +18,9 @@
  *     sleeps at once past XOMP_YIELDERS_PER_CPU_MAX threads a CPU;
  *   - a spin yields within its first few hundred polls, unless a yield
  *     of the thread's lately gave a slice away (then not before
- *     XOMP_SPIN_START_NS).
+ *     XOMP_SPIN_START_NS);
+ *   - a wait's first look reads no clock when it only pauses (the wait
+ *     has no start time after it), and does when threads outnumber CPUs.
  *
  * The rule is checked on made-up waits (xomp_idle_end), exactly; two real
  * waits check that it is the rule the waits use, with a few tries each,
@@ -169,6 +171,21 @@ int main(void)
     CHECK(self->spin.budget_ns == 500000, "after a wait past the cap the budget is %llu ns, "
           "expected half of 1 ms", (unsigned long long)self->spin.budget_ns);
     xomp_cfg.spin_ns = cap;
+
+    /* The first look of a wait on a free machine only pauses: no clock
+     * read, so no start time; among more threads than CPUs it may yield,
+     * and reads the clock. */
+    for (int crowded = 0; crowded < 2; crowded++) {
+        atomic_store_explicit(&xomp_oversubscribed, crowded == 1, memory_order_relaxed);
+        self->spin.budget_ns = XOMP_SPIN_START_NS;
+        struct xomp_idle idle;
+        xomp_idle_begin(&idle, &self->waker, &self->spin, XOMP_SLEEP_PLAIN);
+        (void)xomp_idle_pause(&idle);
+        CHECK((idle.began_ns != 0) == (crowded == 1), "%s: the first look %s the clock",
+              crowded ? "crowded" : "free", idle.began_ns ? "read" : "did not read");
+        xomp_idle_end(&idle);
+    }
+    atomic_store_explicit(&xomp_oversubscribed, false, memory_order_relaxed);
 
     /* Among more threads than CPUs: the first look of a wait spins (a
      * pause, no yield) unless the team it is counted in is quiet.  (The
